@@ -1,0 +1,189 @@
+/* cce-core.h -- the encoding core of cce: call graph, numCC, addition
+   values, ccStack edges, dictionary text, and decoding of one context.
+
+   Plain C, no GCC inside: the plugin fills a graph from GCC's call graph,
+   the decoder reads one back from a dictionary, and the unit tests build
+   random ones.  The library never prints and never exits; errors come back
+   as a message in a caller-supplied buffer.
+
+   Model.  Nodes are function bodies.  Sites are call sites (and cce_log
+   sites) inside a node, each with its inline chain of source frames.  A
+   direct site to a node of the program is an edge of the call graph.  Every
+   node that can be entered from outside the program or through a pointer
+   (CCE_NODE_ENTRY) has a root edge with value 0.  cce_graph_encode makes
+   the graph acyclic by carrying back edges on the ccStack (site kind
+   CCE_SITE_BACK, callee gets a root edge), cuts edges to the ccStack where
+   a node would have more than UINT64_MAX contexts, then numbers the
+   contexts of each node (numCC) and gives each incoming edge its addition
+   value, hottest edge first so that it gets 0.  */
+
+#ifndef CCE_CORE_H
+#define CCE_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cce-format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CCE_NONE UINT32_MAX
+
+struct cce_func
+{
+  uint32_t name;   /* string */
+  uint32_t file;   /* string */
+  uint32_t line;
+};
+
+struct cce_node
+{
+  uint32_t func;      /* source function */
+  uint32_t flags;     /* CCE_NODE_* */
+  uint64_t numcc;     /* contexts of the node (encode output) */
+  int has_root;       /* node can start a segment (encode output) */
+  uint64_t root;      /* its root value when has_root */
+  uint32_t first_in;  /* its incoming edges in edges[], sorted by av */
+  uint32_t n_in;
+};
+
+struct cce_frame
+{
+  uint32_t func;   /* source function */
+  uint32_t file;   /* string: file of the call in this function */
+  uint32_t line;
+  uint32_t col;
+};
+
+struct cce_site
+{
+  uint32_t node;       /* node the site is in */
+  char kind;           /* CCE_SITE_* */
+  uint32_t target;     /* callee node (direct, back), string (external),
+                          else CCE_NONE */
+  uint32_t first_frame;/* frames[first_frame .. + nframes) outermost first */
+  uint32_t nframes;
+  uint64_t av;         /* addition value of a direct site */
+  double freq;         /* estimated execution count (encode input) */
+  char reason;         /* why a site is on the ccStack: 'r' recursion
+                          (back edge), 'o' overflow cut; 0 otherwise */
+};
+
+struct cce_edge
+{
+  uint32_t node;   /* callee */
+  uint32_t site;   /* direct site; CCE_NONE for the root edge */
+  uint64_t av;
+};
+
+struct cce_graph
+{
+  char **strings;        size_t nstrings, astrings;
+  struct cce_func *funcs;   size_t nfuncs, afuncs;
+  struct cce_node *nodes;   size_t nnodes, anodes;
+  struct cce_site *sites;   size_t nsites, asites;
+  struct cce_frame *frames; size_t nframes, aframes;
+  struct cce_edge *edges;   size_t nedges;   /* encode / read output,
+                                                root edges included */
+  uint64_t stamp;        /* of the dictionary text (write / read output) */
+  void *intern;          /* string interning table */
+};
+
+/* Statistics of cce_graph_encode.  */
+struct cce_encode_stats
+{
+  size_t direct_sites;     /* direct sites to program nodes */
+  size_t zero_sites;       /* ... of which with addition value 0: no code */
+  size_t back_sites;       /* direct sites moved to the ccStack: recursion */
+  size_t overflow_sites;   /* ... : more than UINT64_MAX contexts */
+  size_t indirect_sites;
+  size_t external_sites;
+  size_t log_sites;
+  uint64_t max_numcc;
+};
+
+/* Building.  Each returns the new item's number, or CCE_NONE when out of
+   memory.  */
+struct cce_graph *cce_graph_new (void);
+void cce_graph_free (struct cce_graph *g);
+uint32_t cce_graph_string (struct cce_graph *g, const char *s);
+uint32_t cce_graph_func (struct cce_graph *g, const char *name,
+                         const char *file, uint32_t line);
+uint32_t cce_graph_node (struct cce_graph *g, uint32_t func, uint32_t flags);
+/* A site in NODE of KIND to TARGET with FREQ; its frames are added next
+   with cce_graph_frame, outermost first.  */
+uint32_t cce_graph_site (struct cce_graph *g, uint32_t node, char kind,
+                         uint32_t target, double freq);
+int cce_graph_frame (struct cce_graph *g, uint32_t site, uint32_t func,
+                     const char *file, uint32_t line, uint32_t col);
+
+/* Compute back edges, overflow cuts, numCC, root values and addition
+   values.  Returns 0, or -1 with a message in ERR (ERRLEN bytes).  STATS
+   may be NULL.  */
+int cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
+                      char *err, size_t errlen);
+
+/* The id a ccStack site sets for its callee (cce_abi.h's ENTRY).  */
+uint64_t cce_site_entry (const struct cce_graph *g, uint32_t site);
+
+/* The dictionary text of an encoded graph, malloc'd, in *TEXT and *LEN.
+   Sets g->stamp.  Returns 0, or -1 when out of memory.  */
+int cce_graph_write_dict (struct cce_graph *g, char **text, size_t *len);
+
+/* Read a dictionary of LEN bytes at TEXT.  Returns the graph, or NULL with
+   a message in ERR.  */
+struct cce_graph *cce_graph_read_dict (const char *text, size_t len,
+                                       char *err, size_t errlen);
+
+/* Decoding one context.  */
+struct cce_stack_entry
+{
+  uint64_t id;
+  uint64_t site;
+};
+
+enum cce_decode_status
+{
+  CCE_DECODE_OK = 0,        /* the path is complete */
+  CCE_DECODE_INCOMPLETE     /* the path's root part could not be recovered;
+                               the sites returned are the exact innermost
+                               part, and *REASON says why */
+};
+
+/* Decode the context of a record: log site SITE, id ID, ccStack STACK of
+   NSTACK entries (bottom first).  Stores up to MAXSITES site numbers in
+   SITES, root first, the log site last, and their count in *NSITES
+   (which may exceed MAXSITES: call again with more room).  */
+enum cce_decode_status cce_decode (const struct cce_graph *g, uint64_t site,
+                                   uint64_t id,
+                                   const struct cce_stack_entry *stack,
+                                   size_t nstack, uint32_t *sites,
+                                   size_t maxsites, size_t *nsites,
+                                   const char **reason);
+
+/* Source frames of a decoded path.  */
+struct cce_path_frame
+{
+  uint32_t func;        /* source function, or CCE_NONE for an external
+                           frame */
+  uint32_t ext_name;    /* string naming the external frame, else
+                           CCE_NONE */
+  uint32_t file, line, col;  /* where this frame called the next one (or
+                                logged); file CCE_NONE if unknown */
+  int inlined;          /* the frame was inlined into its caller */
+};
+
+/* Expand the sites of a decoded path (root first) into source frames, root
+   first, collapsing split parts into their function and inserting one
+   frame for each external function in the path.  Same room convention as
+   cce_decode.  */
+void cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
+                      size_t nsites, struct cce_path_frame *frames,
+                      size_t maxframes, size_t *nframes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CCE_CORE_H */

@@ -1,0 +1,134 @@
+/* cce-format.h -- the one specification of cce's two file formats: the
+   decoding dictionary the plugin writes into a program, and the event log
+   the runtime writes.  Included by the plugin, the runtime and the
+   decoder.
+
+   ========================================================================
+   1. Dictionary (version CCE_DICT_VERSION)
+   ========================================================================
+   Stored as the bytes of the symbol __cce_dict in section "cce_dict"
+   (see cce-abi.h).  It is text, one entry per line, fields separated by
+   one space; every line ends in '\n'.  The first line is the header:
+
+     cce-dict VERSION STAMP
+
+   VERSION is decimal; STAMP is 16 lowercase hex digits, the FNV-1a 64
+   hash (cce_fnv1a64 below) of every byte after the header line.  A log
+   carries the stamp of the dictionary of the program that wrote it; the
+   decoder refuses a log whose stamp differs.
+
+   Then, in this order, each group possibly empty, entries numbered from 0
+   within their group by order of appearance:
+
+     s TEXT                  string; TEXT runs to the end of the line,
+                             with '\\' written "\\\\" and newline "\\n".
+     f NAME FILE LINE        source-level function: NAME and FILE are
+                             string numbers, LINE decimal (0 = unknown).
+     n FUNC FLAGS NUMCC ROOT node of the call graph (a function body GCC
+                             emitted, clones included): FUNC its source
+                             function, FLAGS hex (CCE_NODE_*), NUMCC the
+                             number of its acyclic contexts (decimal
+                             uint64), ROOT the id it starts a segment with
+                             (decimal) or '-' if it never starts one.
+     c NODE KIND TARGET N FUNC FILE LINE COL...
+                             call site in node NODE.  KIND is one letter
+                             (CCE_SITE_*).  TARGET: the callee node for
+                             'd' and 'b', a string number naming the
+                             external callee for 'x', '-' otherwise.
+                             N >= 1 frames follow, 4 numbers each, outermost
+                             first: the source function (first one is the
+                             node's own FUNC), and the file (string
+                             number), line and column in that function of
+                             the call to the next frame; the last frame's
+                             location is the call site itself.  Frames after
+                             the first are inlined.
+     e NODE SITE AV          incoming edge of NODE through direct site SITE
+                             with addition value AV (decimal uint64).
+                             The root edge of a node is not listed: it is
+                             [ROOT, ROOT + 1).
+
+   Decoding a segment that ends in node N with id I: if N has a root value
+   and I == ROOT, the segment starts at N.  Otherwise exactly one edge E of
+   N has AV <= I < AV + NUMCC (caller of E); continue in the caller of E
+   with I - AV.
+
+   ========================================================================
+   2. Event log (version CCE_LOG_VERSION)
+   ========================================================================
+   Binary, in the byte order of the machine that wrote it (the decoder
+   checks the magic).  A struct cce_log_header, then records.  A record is
+   a struct cce_log_record followed by NSTACK struct cce_log_frame, the
+   thread's ccStack bottom first.  Records of one thread appear in the
+   order they were logged.  A file may end in the middle of a record only
+   if the process died; the decoder reports it as truncated.
+*/
+
+#ifndef CCE_FORMAT_H
+#define CCE_FORMAT_H
+
+#include <stdint.h>
+
+#define CCE_DICT_VERSION 1
+#define CCE_DICT_MAGIC "cce-dict"
+
+/* Node flags.  */
+#define CCE_NODE_ENTRY 0x1      /* may be entered from outside the program
+                                   or through a pointer: ROOT is 0 */
+#define CCE_NODE_SPLIT_PART 0x2 /* a part split off its source function
+                                   (f.part.N): not a frame of its own */
+
+/* Site kinds.  */
+#define CCE_SITE_DIRECT 'd'   /* direct call, id arithmetic */
+#define CCE_SITE_BACK 'b'     /* direct call carried on the ccStack
+                                 (back edge or overflow cut) */
+#define CCE_SITE_INDIRECT 'i' /* call through a pointer, on the ccStack */
+#define CCE_SITE_EXTERNAL 'x' /* call out of the program that may call
+                                 back, on the ccStack */
+#define CCE_SITE_LOG 'l'      /* a cce_log call */
+
+#define CCE_LOG_MAGIC "CCE-LOG"   /* 8 bytes with the trailing NUL */
+#define CCE_LOG_VERSION 1
+
+struct cce_log_header
+{
+  char magic[8];          /* CCE_LOG_MAGIC */
+  uint32_t version;       /* CCE_LOG_VERSION */
+  uint32_t header_size;   /* sizeof (struct cce_log_header) */
+  uint64_t stamp;         /* stamp of the program's dictionary; 0 if the
+                             program has none */
+  uint64_t pid;           /* process that wrote the log */
+};
+
+struct cce_log_record
+{
+  uint32_t thread;        /* 1, 2, ... in order of each thread's first
+                             record */
+  uint32_t tag;           /* the argument of cce_log */
+  uint64_t site;          /* log site number, or CCE_SITE_NONE */
+  uint64_t id;            /* __cce_id at the log call */
+  uint32_t nstack;        /* ccStack entries that follow */
+  uint32_t module;        /* 0: the main program */
+};
+
+struct cce_log_frame
+{
+  uint64_t id;            /* the caller's id at the ccStack call */
+  uint64_t site;          /* the ccStack call site */
+};
+
+/* FNV-1a, 64 bits, of LEN bytes at DATA.  */
+static inline uint64_t
+cce_fnv1a64 (const void *data, unsigned long len)
+{
+  const unsigned char *p = (const unsigned char *) data;
+  uint64_t h = UINT64_C (0xcbf29ce484222325);
+  unsigned long i;
+  for (i = 0; i < len; i++)
+    {
+      h ^= p[i];
+      h *= UINT64_C (0x100000001b3);
+    }
+  return h;
+}
+
+#endif /* CCE_FORMAT_H */
