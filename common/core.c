@@ -1,0 +1,1345 @@
+/* core.c -- the GCC-free encoding core of cce: call graph, numCC,
+   addition values, ccStack edges, dictionary text and decoding.
+
+   Encoding follows Sumner et al., "Precise Calling Context Encoding"
+   (ICSE 2010), with DACCE's ccStack for what one number cannot carry:
+
+     1. A depth-first search from the entry nodes finds the back edges of
+        recursion; they move to the ccStack (site kind 'b').
+     2. In topological order, numCC (N) = [N has a root] + the sum of numCC
+        over N's incoming direct edges.  Where the sum would exceed
+        UINT64_MAX, the incoming edges with the most contexts move to the
+        ccStack too ('b', reason 'o').
+     3. Each node's incoming edges, its root edge included, are laid end to
+        end in order of decreasing frequency: the hottest edge gets
+        addition value 0 and needs no code.  An entry node's root edge
+        comes first, so that "segment start" is id 0 for every function
+        that can be entered through a pointer or from outside.
+
+   Example: main calls a and b, both call c, a's call is the hotter one.
+        numCC: main 1 (root), a 1, b 1, c 2
+        edge a->c: av 0 (no code), edge b->c: av 1
+   In c, id 0 decodes to main;a;c and id 1 to main;b;c.  */
+
+#include "cce-core.h"
+#include "cce-abi.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Small helpers.                                                     */
+
+/* Make room for NEED elements of ELSIZE bytes in *PTR, which has room for
+   *ALLOC.  Returns 0, or -1 when out of memory.  */
+static int
+grow (void **ptr, size_t *alloc, size_t need, size_t elsize)
+{
+  size_t n;
+  void *p;
+
+  if (need <= *alloc)
+    return 0;
+  n = *alloc ? *alloc : 16;
+  while (n < need)
+    n *= 2;
+  p = realloc (*ptr, n * elsize);
+  if (!p)
+    return -1;
+  *ptr = p;
+  *alloc = n;
+  return 0;
+}
+
+#define GROW(arr, alloc, need) \
+  grow ((void **) &(arr), &(alloc), (need), sizeof *(arr))
+
+static void
+set_err (char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+
+  if (!err || !errlen)
+    return;
+  va_start (ap, fmt);
+  vsnprintf (err, errlen, fmt, ap);
+  va_end (ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Building.                                                          */
+
+/* String interning: an open-addressing table of string numbers + 1.  */
+struct intern
+{
+  uint32_t *slots;
+  size_t nslots;
+};
+
+static uint64_t
+hash_str (const char *s)
+{
+  return cce_fnv1a64 (s, strlen (s));
+}
+
+static int
+intern_rehash (struct cce_graph *g, size_t nslots)
+{
+  struct intern *t = g->intern;
+  uint32_t *slots = calloc (nslots, sizeof *slots);
+  size_t i;
+
+  if (!slots)
+    return -1;
+  for (i = 0; i < g->nstrings; i++)
+    {
+      size_t h = hash_str (g->strings[i]) & (nslots - 1);
+      while (slots[h])
+        h = (h + 1) & (nslots - 1);
+      slots[h] = (uint32_t) i + 1;
+    }
+  free (t->slots);
+  t->slots = slots;
+  t->nslots = nslots;
+  return 0;
+}
+
+struct cce_graph *
+cce_graph_new (void)
+{
+  struct cce_graph *g = calloc (1, sizeof *g);
+
+  if (!g)
+    return NULL;
+  g->intern = calloc (1, sizeof (struct intern));
+  if (!g->intern || intern_rehash (g, 64) < 0)
+    {
+      cce_graph_free (g);
+      return NULL;
+    }
+  return g;
+}
+
+void
+cce_graph_free (struct cce_graph *g)
+{
+  size_t i;
+
+  if (!g)
+    return;
+  for (i = 0; i < g->nstrings; i++)
+    free (g->strings[i]);
+  free (g->strings);
+  free (g->funcs);
+  free (g->nodes);
+  free (g->sites);
+  free (g->frames);
+  free (g->edges);
+  if (g->intern)
+    free (((struct intern *) g->intern)->slots);
+  free (g->intern);
+  free (g);
+}
+
+/* Append S to G's strings without interning.  */
+static uint32_t
+add_string (struct cce_graph *g, const char *s)
+{
+  char *copy;
+
+  if (GROW (g->strings, g->astrings, g->nstrings + 1) < 0
+      || !(copy = strdup (s)))
+    return CCE_NONE;
+  g->strings[g->nstrings] = copy;
+  return (uint32_t) g->nstrings++;
+}
+
+uint32_t
+cce_graph_string (struct cce_graph *g, const char *s)
+{
+  struct intern *t = g->intern;
+  size_t h;
+  uint32_t n;
+
+  if (!s)
+    s = "";
+  h = hash_str (s) & (t->nslots - 1);
+  while (t->slots[h])
+    {
+      if (strcmp (g->strings[t->slots[h] - 1], s) == 0)
+        return t->slots[h] - 1;
+      h = (h + 1) & (t->nslots - 1);
+    }
+  n = add_string (g, s);
+  if (n == CCE_NONE)
+    return CCE_NONE;
+  t->slots[h] = n + 1;
+  if (2 * g->nstrings > t->nslots && intern_rehash (g, 2 * t->nslots) < 0)
+    return CCE_NONE;
+  return n;
+}
+
+uint32_t
+cce_graph_func (struct cce_graph *g, const char *name, const char *file,
+                uint32_t line)
+{
+  struct cce_func *f;
+  uint32_t sname = cce_graph_string (g, name);
+  uint32_t sfile = cce_graph_string (g, file);
+
+  if (sname == CCE_NONE || sfile == CCE_NONE
+      || GROW (g->funcs, g->afuncs, g->nfuncs + 1) < 0)
+    return CCE_NONE;
+  f = &g->funcs[g->nfuncs];
+  f->name = sname;
+  f->file = sfile;
+  f->line = line;
+  return (uint32_t) g->nfuncs++;
+}
+
+uint32_t
+cce_graph_node (struct cce_graph *g, uint32_t func, uint32_t flags)
+{
+  struct cce_node *n;
+
+  if (GROW (g->nodes, g->anodes, g->nnodes + 1) < 0)
+    return CCE_NONE;
+  n = &g->nodes[g->nnodes];
+  memset (n, 0, sizeof *n);
+  n->func = func;
+  n->flags = flags;
+  return (uint32_t) g->nnodes++;
+}
+
+uint32_t
+cce_graph_site (struct cce_graph *g, uint32_t node, char kind,
+                uint32_t target, double freq)
+{
+  struct cce_site *s;
+
+  if (GROW (g->sites, g->asites, g->nsites + 1) < 0)
+    return CCE_NONE;
+  s = &g->sites[g->nsites];
+  memset (s, 0, sizeof *s);
+  s->node = node;
+  s->kind = kind;
+  s->target = target;
+  s->first_frame = (uint32_t) g->nframes;
+  s->freq = freq;
+  return (uint32_t) g->nsites++;
+}
+
+int
+cce_graph_frame (struct cce_graph *g, uint32_t site, uint32_t func,
+                 const char *file, uint32_t line, uint32_t col)
+{
+  struct cce_frame *f;
+  uint32_t sfile = file ? cce_graph_string (g, file) : CCE_NONE;
+
+  if ((file && sfile == CCE_NONE)
+      || GROW (g->frames, g->aframes, g->nframes + 1) < 0)
+    return -1;
+  /* Frames of a site are contiguous: they are added right after it.  */
+  if (g->sites[site].first_frame + g->sites[site].nframes != g->nframes)
+    return -1;
+  f = &g->frames[g->nframes++];
+  f->func = func;
+  f->file = sfile;
+  f->line = line;
+  f->col = col;
+  g->sites[site].nframes++;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Encoding.                                                          */
+
+static int
+is_edge (const struct cce_graph *g, const struct cce_site *s)
+{
+  return s->kind == CCE_SITE_DIRECT && s->target < g->nnodes;
+}
+
+/* Incoming-edge lists used while encoding: INDEX[n] .. INDEX[n+1] in SITES
+   are the direct sites calling node n; OUT likewise for outgoing.  */
+struct adj
+{
+  uint32_t *in_index, *in_sites;
+  uint32_t *out_index, *out_sites;
+};
+
+static void
+adj_free (struct adj *a)
+{
+  free (a->in_index);
+  free (a->in_sites);
+  free (a->out_index);
+  free (a->out_sites);
+}
+
+/* Build the incoming and outgoing lists of G's current edges into A.  */
+static int
+adj_build (const struct cce_graph *g, struct adj *a)
+{
+  size_t i, nn = g->nnodes;
+  uint32_t *fill_in = NULL, *fill_out = NULL;
+
+  memset (a, 0, sizeof *a);
+  a->in_index = calloc (nn + 1, sizeof (uint32_t));
+  a->out_index = calloc (nn + 1, sizeof (uint32_t));
+  a->in_sites = malloc ((g->nsites + 1) * sizeof (uint32_t));
+  a->out_sites = malloc ((g->nsites + 1) * sizeof (uint32_t));
+  fill_in = calloc (nn + 1, sizeof (uint32_t));
+  fill_out = calloc (nn + 1, sizeof (uint32_t));
+  if (!a->in_index || !a->out_index || !a->in_sites || !a->out_sites
+      || !fill_in || !fill_out)
+    goto fail;
+  for (i = 0; i < g->nsites; i++)
+    if (is_edge (g, &g->sites[i]))
+      {
+        a->in_index[g->sites[i].target + 1]++;
+        a->out_index[g->sites[i].node + 1]++;
+      }
+  for (i = 0; i < nn; i++)
+    {
+      a->in_index[i + 1] += a->in_index[i];
+      a->out_index[i + 1] += a->out_index[i];
+    }
+  for (i = 0; i < g->nsites; i++)
+    if (is_edge (g, &g->sites[i]))
+      {
+        uint32_t t = g->sites[i].target, c = g->sites[i].node;
+        a->in_sites[a->in_index[t] + fill_in[t]++] = (uint32_t) i;
+        a->out_sites[a->out_index[c] + fill_out[c]++] = (uint32_t) i;
+      }
+  free (fill_in);
+  free (fill_out);
+  return 0;
+
+fail:
+  free (fill_in);
+  free (fill_out);
+  adj_free (a);
+  return -1;
+}
+
+/* Step 1: mark back edges of a depth-first search from the entry nodes
+   (then from any node not reached) as ccStack sites.  Iterative, so that
+   deep graphs cannot overflow the C stack.  */
+static int
+mark_back_edges (struct cce_graph *g, const struct adj *a)
+{
+  size_t nn = g->nnodes, pass, r;
+  unsigned char *state = calloc (nn ? nn : 1, 1); /* 0 new, 1 open, 2 done */
+  uint32_t *stack = malloc ((nn + 1) * sizeof (uint32_t));
+  uint32_t *next = calloc (nn ? nn : 1, sizeof (uint32_t));
+
+  if (!state || !stack || !next)
+    {
+      free (state);
+      free (stack);
+      free (next);
+      return -1;
+    }
+  for (pass = 0; pass < 2; pass++)
+    for (r = 0; r < nn; r++)
+      {
+        size_t sp = 0;
+
+        if (state[r] || (pass == 0 && !(g->nodes[r].flags & CCE_NODE_ENTRY)))
+          continue;
+        state[r] = 1;
+        next[r] = a->out_index[r];
+        stack[sp++] = (uint32_t) r;
+        while (sp)
+          {
+            uint32_t u = stack[sp - 1];
+            if (next[u] < a->out_index[u + 1])
+              {
+                uint32_t s = a->out_sites[next[u]++];
+                uint32_t v = g->sites[s].target;
+                if (state[v] == 1)
+                  {
+                    g->sites[s].kind = CCE_SITE_BACK;
+                    g->sites[s].reason = 'r';
+                  }
+                else if (state[v] == 0)
+                  {
+                    state[v] = 1;
+                    next[v] = a->out_index[v];
+                    stack[sp++] = v;
+                  }
+              }
+            else
+              {
+                state[u] = 2;
+                sp--;
+              }
+          }
+      }
+  free (state);
+  free (stack);
+  free (next);
+  return 0;
+}
+
+/* Order of incoming edges when laying out addition values: decreasing
+   frequency, then site number.  */
+struct slot
+{
+  uint32_t site;     /* CCE_NONE for the root edge */
+  double freq;
+  uint64_t width;
+};
+
+static int
+slot_cmp (const void *pa, const void *pb)
+{
+  const struct slot *a = pa, *b = pb;
+
+  /* Edges from callers with no contexts go last: they can never occur.  */
+  if ((a->width == 0) != (b->width == 0))
+    return a->width == 0 ? 1 : -1;
+  if (a->freq != b->freq)
+    return a->freq > b->freq ? -1 : 1;
+  if (a->site != b->site)
+    return a->site < b->site ? -1 : 1;
+  return 0;
+}
+
+static int
+slot_width_cmp (const void *pa, const void *pb)
+{
+  const struct slot *a = pa, *b = pb;
+
+  if (a->width != b->width)
+    return a->width > b->width ? -1 : 1;
+  return a->site < b->site ? -1 : a->site > b->site;
+}
+
+static int
+edge_cmp (const void *pa, const void *pb)
+{
+  const struct cce_edge *a = pa, *b = pb;
+
+  if (a->node != b->node)
+    return a->node < b->node ? -1 : 1;
+  if (a->av != b->av)
+    return a->av < b->av ? -1 : 1;
+  /* Equal av only with empty ranges: put those first, so that the last
+     edge at or below an id is the one whose range can hold it.  */
+  return (a->site != CCE_NONE) - (b->site != CCE_NONE);
+}
+
+/* The number of contexts an edge through SITE carries in G.  */
+static uint64_t
+site_width (const struct cce_graph *g, uint32_t site)
+{
+  return site == CCE_NONE ? 1 : g->nodes[g->sites[site].node].numcc;
+}
+
+/* Rebuild G's edges[] and each node's first_in/n_in from the nodes' root
+   values and the direct sites' addition values.  */
+static int
+index_edges (struct cce_graph *g)
+{
+  size_t i, n = 0, k;
+
+  free (g->edges);
+  g->edges = NULL;
+  g->nedges = 0;
+  for (i = 0; i < g->nnodes; i++)
+    n += g->nodes[i].has_root;
+  for (i = 0; i < g->nsites; i++)
+    n += is_edge (g, &g->sites[i]);
+  g->edges = malloc ((n ? n : 1) * sizeof *g->edges);
+  if (!g->edges)
+    return -1;
+  for (i = 0; i < g->nnodes; i++)
+    if (g->nodes[i].has_root)
+      {
+        g->edges[g->nedges].node = (uint32_t) i;
+        g->edges[g->nedges].site = CCE_NONE;
+        g->edges[g->nedges++].av = g->nodes[i].root;
+      }
+  for (i = 0; i < g->nsites; i++)
+    if (is_edge (g, &g->sites[i]))
+      {
+        g->edges[g->nedges].node = g->sites[i].target;
+        g->edges[g->nedges].site = (uint32_t) i;
+        g->edges[g->nedges++].av = g->sites[i].av;
+      }
+  qsort (g->edges, g->nedges, sizeof *g->edges, edge_cmp);
+  for (i = 0; i < g->nnodes; i++)
+    g->nodes[i].n_in = 0;
+  for (i = 0; i < g->nedges; i = k)
+    {
+      uint32_t node = g->edges[i].node;
+      for (k = i; k < g->nedges && g->edges[k].node == node; k++)
+        ;
+      g->nodes[node].first_in = (uint32_t) i;
+      g->nodes[node].n_in = (uint32_t) (k - i);
+    }
+  return 0;
+}
+
+int
+cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
+                  char *err, size_t errlen)
+{
+  struct adj a;
+  size_t nn = g->nnodes, i, j, head = 0, tail = 0;
+  uint32_t *order = NULL, *indeg = NULL;
+  struct slot *slots = NULL;
+  size_t aslots = 0;
+  double *backfreq = NULL;
+  struct cce_encode_stats st;
+
+  memset (&st, 0, sizeof st);
+  for (i = 0; i < g->nsites; i++)
+    {
+      struct cce_site *s = &g->sites[i];
+      if (s->node >= nn)
+        {
+          set_err (err, errlen, "site %zu is in node %" PRIu32
+                   " of %zu", i, s->node, nn);
+          return -1;
+        }
+      /* Encoding may be run again on a graph read back: start over.  */
+      if (s->kind == CCE_SITE_BACK)
+        s->kind = CCE_SITE_DIRECT;
+      s->reason = 0;
+      s->av = 0;
+      if ((s->kind == CCE_SITE_DIRECT) && s->target >= nn)
+        {
+          set_err (err, errlen, "direct site %zu calls node %" PRIu32
+                   " of %zu", i, s->target, nn);
+          return -1;
+        }
+    }
+  for (i = 0; i < nn; i++)
+    {
+      g->nodes[i].numcc = 0;
+      g->nodes[i].has_root = (g->nodes[i].flags & CCE_NODE_ENTRY) != 0;
+      g->nodes[i].root = 0;
+    }
+
+  /* Step 1.  */
+  if (adj_build (g, &a) < 0 || mark_back_edges (g, &a) < 0)
+    goto oom;
+  adj_free (&a);
+  if (adj_build (g, &a) < 0)
+    goto oom;
+
+  backfreq = calloc (nn ? nn : 1, sizeof *backfreq);
+  order = malloc ((nn ? nn : 1) * sizeof *order);
+  indeg = calloc (nn ? nn : 1, sizeof *indeg);
+  if (!backfreq || !order || !indeg)
+    goto oom;
+  for (i = 0; i < g->nsites; i++)
+    if (g->sites[i].kind == CCE_SITE_BACK)
+      {
+        g->nodes[g->sites[i].target].has_root = 1;
+        backfreq[g->sites[i].target] += g->sites[i].freq;
+      }
+
+  /* Step 2: Kahn's topological order over the remaining direct edges.  */
+  for (i = 0; i < nn; i++)
+    indeg[i] = a.in_index[i + 1] - a.in_index[i];
+  for (i = 0; i < nn; i++)
+    if (!indeg[i])
+      order[tail++] = (uint32_t) i;
+  while (head < tail)
+    {
+      uint32_t u = order[head++];
+      for (j = a.out_index[u]; j < a.out_index[u + 1]; j++)
+        if (--indeg[g->sites[a.out_sites[j]].target] == 0)
+          order[tail++] = g->sites[a.out_sites[j]].target;
+    }
+  if (tail != nn)
+    {
+      set_err (err, errlen, "call graph still cyclic after removing "
+               "back edges");
+      goto fail;
+    }
+
+  for (head = 0; head < nn; head++)
+    {
+      uint32_t n = order[head];
+      struct cce_node *node = &g->nodes[n];
+      size_t nslots = 0, k;
+      uint64_t sum;
+      int overflow;
+
+      if (GROW (slots, aslots, a.in_index[n + 1] - a.in_index[n] + 1) < 0)
+        goto oom;
+      for (j = a.in_index[n]; j < a.in_index[n + 1]; j++)
+        {
+          uint32_t s = a.in_sites[j];
+          slots[nslots].site = s;
+          slots[nslots].freq = g->sites[s].freq;
+          slots[nslots++].width = g->nodes[g->sites[s].node].numcc;
+        }
+
+      /* Overflow: cut the widest edges to the ccStack until it fits.  */
+      do
+        {
+          overflow = 0;
+          sum = node->has_root ? 1 : 0;
+          for (k = 0; k < nslots && !overflow; k++)
+            overflow = __builtin_add_overflow (sum, slots[k].width, &sum);
+          if (overflow)
+            {
+              qsort (slots, nslots, sizeof *slots, slot_width_cmp);
+              g->sites[slots[0].site].kind = CCE_SITE_BACK;
+              g->sites[slots[0].site].reason = 'o';
+              backfreq[n] += slots[0].freq;
+              node->has_root = 1;
+              memmove (slots, slots + 1, --nslots * sizeof *slots);
+            }
+        }
+      while (overflow);
+      node->numcc = sum;
+
+      /* Step 3: lay the edges out, the root edge of an entry node first,
+         then by decreasing frequency.  */
+      if (node->has_root)
+        {
+          slots[nslots].site = CCE_NONE;
+          slots[nslots].freq = backfreq[n];
+          slots[nslots++].width = 1;
+        }
+      qsort (slots, nslots, sizeof *slots, slot_cmp);
+      if ((node->flags & CCE_NODE_ENTRY) && nslots > 1)
+        for (k = 0; k < nslots; k++)
+          if (slots[k].site == CCE_NONE)
+            {
+              struct slot root = slots[k];
+              memmove (slots + 1, slots, k * sizeof *slots);
+              slots[0] = root;
+              break;
+            }
+      sum = 0;
+      for (k = 0; k < nslots; k++)
+        {
+          if (slots[k].site == CCE_NONE)
+            node->root = sum;
+          else
+            g->sites[slots[k].site].av = sum;
+          sum += slots[k].width;
+        }
+      if (node->numcc > st.max_numcc)
+        st.max_numcc = node->numcc;
+    }
+
+  if (index_edges (g) < 0)
+    goto oom;
+
+  for (i = 0; i < g->nsites; i++)
+    switch (g->sites[i].kind)
+      {
+      case CCE_SITE_DIRECT:
+        st.direct_sites++;
+        st.zero_sites += g->sites[i].av == 0;
+        break;
+      case CCE_SITE_BACK:
+        if (g->sites[i].reason == 'o')
+          st.overflow_sites++;
+        else
+          st.back_sites++;
+        break;
+      case CCE_SITE_INDIRECT:
+        st.indirect_sites++;
+        break;
+      case CCE_SITE_EXTERNAL:
+        st.external_sites++;
+        break;
+      case CCE_SITE_LOG:
+        st.log_sites++;
+        break;
+      }
+  if (stats)
+    *stats = st;
+  adj_free (&a);
+  free (slots);
+  free (backfreq);
+  free (order);
+  free (indeg);
+  return 0;
+
+oom:
+  set_err (err, errlen, "%s", strerror (ENOMEM));
+fail:
+  adj_free (&a);
+  free (slots);
+  free (backfreq);
+  free (order);
+  free (indeg);
+  return -1;
+}
+
+uint64_t
+cce_site_entry (const struct cce_graph *g, uint32_t site)
+{
+  const struct cce_site *s = &g->sites[site];
+
+  if (s->kind == CCE_SITE_BACK && s->target < g->nnodes)
+    return g->nodes[s->target].root;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Dictionary text.                                                   */
+
+struct buf
+{
+  char *p;
+  size_t len, alloc;
+  int failed;
+};
+
+static void
+buf_add (struct buf *b, const char *s, size_t n)
+{
+  if (b->failed || GROW (b->p, b->alloc, b->len + n + 1) < 0)
+    {
+      b->failed = 1;
+      return;
+    }
+  memcpy (b->p + b->len, s, n);
+  b->len += n;
+  b->p[b->len] = 0;
+}
+
+static void
+buf_printf (struct buf *b, const char *fmt, ...)
+{
+  char tmp[256];
+  va_list ap;
+  int n;
+
+  va_start (ap, fmt);
+  n = vsnprintf (tmp, sizeof tmp, fmt, ap);
+  va_end (ap);
+  if (n < 0 || (size_t) n >= sizeof tmp)
+    b->failed = 1;
+  else
+    buf_add (b, tmp, (size_t) n);
+}
+
+static void
+buf_num (struct buf *b, uint32_t v)
+{
+  if (v == CCE_NONE)
+    buf_add (b, " -", 2);
+  else
+    buf_printf (b, " %" PRIu32, v);
+}
+
+int
+cce_graph_write_dict (struct cce_graph *g, char **text, size_t *len)
+{
+  struct buf b = { 0 };
+  size_t i, j;
+  char head[64];
+  int hlen;
+
+  for (i = 0; i < g->nstrings; i++)
+    {
+      const char *s = g->strings[i];
+      buf_add (&b, "s ", 2);
+      for (; *s; s++)
+        if (*s == '\\')
+          buf_add (&b, "\\\\", 2);
+        else if (*s == '\n')
+          buf_add (&b, "\\n", 2);
+        else
+          buf_add (&b, s, 1);
+      buf_add (&b, "\n", 1);
+    }
+  for (i = 0; i < g->nfuncs; i++)
+    buf_printf (&b, "f %" PRIu32 " %" PRIu32 " %" PRIu32 "\n",
+                g->funcs[i].name, g->funcs[i].file, g->funcs[i].line);
+  for (i = 0; i < g->nnodes; i++)
+    {
+      const struct cce_node *n = &g->nodes[i];
+      buf_printf (&b, "n %" PRIu32 " %" PRIx32 " %" PRIu64, n->func,
+                  n->flags, n->numcc);
+      if (n->has_root)
+        buf_printf (&b, " %" PRIu64 "\n", n->root);
+      else
+        buf_add (&b, " -\n", 3);
+    }
+  for (i = 0; i < g->nsites; i++)
+    {
+      const struct cce_site *s = &g->sites[i];
+      buf_printf (&b, "c %" PRIu32 " %c", s->node, s->kind);
+      buf_num (&b, s->target);
+      buf_printf (&b, " %" PRIu32, s->nframes);
+      for (j = 0; j < s->nframes; j++)
+        {
+          const struct cce_frame *f = &g->frames[s->first_frame + j];
+          buf_num (&b, f->func);
+          buf_num (&b, f->file);
+          buf_printf (&b, " %" PRIu32 " %" PRIu32, f->line, f->col);
+        }
+      buf_add (&b, "\n", 1);
+    }
+  for (i = 0; i < g->nsites; i++)
+    if (is_edge (g, &g->sites[i]))
+      buf_printf (&b, "e %" PRIu32 " %zu %" PRIu64 "\n", g->sites[i].target,
+                  i, g->sites[i].av);
+  if (b.failed)
+    {
+      free (b.p);
+      return -1;
+    }
+  g->stamp = cce_fnv1a64 (b.p ? b.p : "", b.len);
+  hlen = snprintf (head, sizeof head, "%s %d %016" PRIx64 "\n",
+                   CCE_DICT_MAGIC, CCE_DICT_VERSION, g->stamp);
+  *text = malloc (hlen + b.len + 1);
+  if (!*text)
+    {
+      free (b.p);
+      return -1;
+    }
+  memcpy (*text, head, hlen);
+  if (b.len)
+    memcpy (*text + hlen, b.p, b.len);
+  (*text)[hlen + b.len] = 0;
+  *len = hlen + b.len;
+  free (b.p);
+  return 0;
+}
+
+/* A cursor over dictionary text for the reader.  */
+struct reader
+{
+  const char *p, *end;
+  size_t line;
+  char *err;
+  size_t errlen;
+  int failed;
+};
+
+static void
+rd_fail (struct reader *r, const char *what)
+{
+  if (!r->failed)
+    set_err (r->err, r->errlen, "dictionary line %zu: %s", r->line, what);
+  r->failed = 1;
+}
+
+/* Read a space and a decimal (HEX: hexadecimal) number, or '-' (CCE_NONE
+   / UINT64_MAX) when DASH_OK.  */
+static uint64_t
+rd_num (struct reader *r, int hex, int dash_ok, int *dash)
+{
+  uint64_t v = 0;
+  int digits = 0;
+
+  if (dash)
+    *dash = 0;
+  if (r->failed)
+    return 0;
+  if (r->p >= r->end || *r->p != ' ')
+    {
+      rd_fail (r, "missing field");
+      return 0;
+    }
+  r->p++;
+  if (dash_ok && r->p < r->end && *r->p == '-')
+    {
+      r->p++;
+      if (dash)
+        *dash = 1;
+      return UINT64_MAX;
+    }
+  for (; r->p < r->end; r->p++, digits++)
+    {
+      int d;
+      char c = *r->p;
+      if (c >= '0' && c <= '9')
+        d = c - '0';
+      else if (hex && c >= 'a' && c <= 'f')
+        d = c - 'a' + 10;
+      else
+        break;
+      if (__builtin_mul_overflow (v, hex ? 16 : 10, &v)
+          || __builtin_add_overflow (v, (uint64_t) d, &v))
+        {
+          rd_fail (r, "number out of range");
+          return 0;
+        }
+    }
+  if (!digits)
+    rd_fail (r, "bad number");
+  return v;
+}
+
+static uint32_t
+rd_u32 (struct reader *r, int dash_ok)
+{
+  int dash;
+  uint64_t v = rd_num (r, 0, dash_ok, &dash);
+
+  if (dash)
+    return CCE_NONE;
+  if (v >= CCE_NONE)
+    {
+      rd_fail (r, "number out of range");
+      return 0;
+    }
+  return (uint32_t) v;
+}
+
+static void
+rd_eol (struct reader *r)
+{
+  if (r->failed)
+    return;
+  if (r->p >= r->end || *r->p != '\n')
+    rd_fail (r, "junk at end of line");
+  else
+    r->p++;
+  r->line++;
+}
+
+/* Check that everything in G refers to things that exist, and that each
+   node's incoming ranges are disjoint and inside its numCC.  */
+static int
+validate (struct cce_graph *g, char *err, size_t errlen)
+{
+  size_t i, j;
+
+#define BAD(...) do { set_err (err, errlen, __VA_ARGS__); return -1; } while (0)
+  for (i = 0; i < g->nfuncs; i++)
+    if (g->funcs[i].name >= g->nstrings || g->funcs[i].file >= g->nstrings)
+      BAD ("dictionary: function %zu names a missing string", i);
+  for (i = 0; i < g->nnodes; i++)
+    if (g->nodes[i].func >= g->nfuncs)
+      BAD ("dictionary: node %zu names a missing function", i);
+  for (i = 0; i < g->nsites; i++)
+    {
+      const struct cce_site *s = &g->sites[i];
+      if (s->node >= g->nnodes)
+        BAD ("dictionary: site %zu is in a missing node", i);
+      switch (s->kind)
+        {
+        case CCE_SITE_DIRECT:
+        case CCE_SITE_BACK:
+          if (s->target >= g->nnodes)
+            BAD ("dictionary: site %zu calls a missing node", i);
+          if (s->kind == CCE_SITE_BACK && !g->nodes[s->target].has_root)
+            BAD ("dictionary: ccStack site %zu calls a node with no root", i);
+          break;
+        case CCE_SITE_EXTERNAL:
+          if (s->target >= g->nstrings)
+            BAD ("dictionary: site %zu names a missing string", i);
+          break;
+        case CCE_SITE_INDIRECT:
+        case CCE_SITE_LOG:
+          break;
+        default:
+          BAD ("dictionary: site %zu has unknown kind '%c'", i, s->kind);
+        }
+      if (s->nframes == 0)
+        BAD ("dictionary: site %zu has no frames", i);
+      for (j = 0; j < s->nframes; j++)
+        {
+          const struct cce_frame *f = &g->frames[s->first_frame + j];
+          if (f->func >= g->nfuncs
+              || (f->file != CCE_NONE && f->file >= g->nstrings))
+            BAD ("dictionary: site %zu has a frame naming nothing", i);
+        }
+    }
+  for (i = 0; i < g->nnodes; i++)
+    {
+      const struct cce_node *n = &g->nodes[i];
+      uint64_t end = 0;
+      for (j = n->first_in; j < (size_t) n->first_in + n->n_in; j++)
+        {
+          const struct cce_edge *e = &g->edges[j];
+          uint64_t w = site_width (g, e->site), last;
+          if (w == 0)
+            continue;
+          if (e->av < end || __builtin_add_overflow (e->av, w - 1, &last)
+              || last >= n->numcc)
+            BAD ("dictionary: node %zu has overlapping contexts", i);
+          end = last + 1;
+        }
+    }
+#undef BAD
+  return 0;
+}
+
+struct cce_graph *
+cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
+{
+  struct reader r = { text, text + len, 1, err, errlen, 0 };
+  struct cce_graph *g;
+  const char *nl;
+  char magic[16];
+  unsigned version;
+  uint64_t stamp;
+  size_t i;
+  int nread = 0;
+
+  nl = memchr (text, '\n', len);
+  if (!nl || nl - text > 60
+      || sscanf (text, "%15s %u %16" SCNx64 "%n", magic, &version, &stamp,
+                 &nread) != 3
+      || strcmp (magic, CCE_DICT_MAGIC) != 0 || text + nread != nl)
+    {
+      set_err (err, errlen, "not a cce dictionary");
+      return NULL;
+    }
+  if (version != CCE_DICT_VERSION)
+    {
+      set_err (err, errlen, "dictionary version %u, this decoder reads %d",
+               version, CCE_DICT_VERSION);
+      return NULL;
+    }
+  r.p = nl + 1;
+  r.line = 2;
+  if (cce_fnv1a64 (r.p, (size_t) (r.end - r.p)) != stamp)
+    {
+      set_err (err, errlen, "dictionary is damaged (stamp mismatch)");
+      return NULL;
+    }
+  g = cce_graph_new ();
+  if (!g)
+    {
+      set_err (err, errlen, "%s", strerror (ENOMEM));
+      return NULL;
+    }
+  g->stamp = stamp;
+
+  while (r.p < r.end && !r.failed)
+    {
+      char kind = *r.p++;
+      if (kind == 's')
+        {
+          const char *e = memchr (r.p, '\n', (size_t) (r.end - r.p));
+          char *s, *q;
+          if (!e || r.p >= e || *r.p != ' ')
+            {
+              rd_fail (&r, "bad string");
+              break;
+            }
+          s = malloc ((size_t) (e - r.p));
+          if (!s)
+            goto oom;
+          for (q = s, r.p++; r.p < e; r.p++)
+            if (*r.p == '\\' && r.p + 1 < e)
+              *q++ = *++r.p == 'n' ? '\n' : *r.p;
+            else
+              *q++ = *r.p;
+          *q = 0;
+          if (add_string (g, s) == CCE_NONE)
+            {
+              free (s);
+              goto oom;
+            }
+          free (s);
+          r.p = e;
+        }
+      else if (kind == 'f')
+        {
+          struct cce_func f;
+          f.name = rd_u32 (&r, 0);
+          f.file = rd_u32 (&r, 0);
+          f.line = rd_u32 (&r, 0);
+          if (GROW (g->funcs, g->afuncs, g->nfuncs + 1) < 0)
+            goto oom;
+          g->funcs[g->nfuncs++] = f;
+        }
+      else if (kind == 'n')
+        {
+          struct cce_node n;
+          int dash;
+          memset (&n, 0, sizeof n);
+          n.func = rd_u32 (&r, 0);
+          n.flags = (uint32_t) rd_num (&r, 1, 0, NULL);
+          n.numcc = rd_num (&r, 0, 0, NULL);
+          n.root = rd_num (&r, 0, 1, &dash);
+          n.has_root = !dash;
+          if (dash)
+            n.root = 0;
+          if (GROW (g->nodes, g->anodes, g->nnodes + 1) < 0)
+            goto oom;
+          g->nodes[g->nnodes++] = n;
+        }
+      else if (kind == 'c')
+        {
+          uint32_t node, target, nfr, j;
+          char k;
+          node = rd_u32 (&r, 0);
+          if (r.p + 2 > r.end || r.p[0] != ' ')
+            {
+              rd_fail (&r, "bad site kind");
+              break;
+            }
+          k = r.p[1];
+          r.p += 2;
+          target = rd_u32 (&r, 1);
+          nfr = rd_u32 (&r, 0);
+          if (r.failed)
+            break;
+          if (nfr > (size_t) (r.end - r.p) / 8)
+            {
+              rd_fail (&r, "too many frames");
+              break;
+            }
+          if (cce_graph_site (g, node, k, target, 0) == CCE_NONE)
+            goto oom;
+          for (j = 0; j < nfr && !r.failed; j++)
+            {
+              struct cce_frame f;
+              f.func = rd_u32 (&r, 0);
+              f.file = rd_u32 (&r, 1);
+              f.line = rd_u32 (&r, 0);
+              f.col = rd_u32 (&r, 0);
+              if (GROW (g->frames, g->aframes, g->nframes + 1) < 0)
+                goto oom;
+              g->frames[g->nframes++] = f;
+              g->sites[g->nsites - 1].nframes++;
+            }
+        }
+      else if (kind == 'e')
+        {
+          uint32_t node = rd_u32 (&r, 0);
+          uint32_t site = rd_u32 (&r, 0);
+          uint64_t av = rd_num (&r, 0, 0, NULL);
+          if (r.failed)
+            break;
+          if (site >= g->nsites || g->sites[site].kind != CCE_SITE_DIRECT
+              || g->sites[site].target != node)
+            {
+              rd_fail (&r, "edge does not match its site");
+              break;
+            }
+          g->sites[site].av = av;
+        }
+      else
+        {
+          rd_fail (&r, "unknown entry");
+          break;
+        }
+      rd_eol (&r);
+    }
+  if (r.failed)
+    {
+      cce_graph_free (g);
+      return NULL;
+    }
+  for (i = 0; i < g->nsites; i++)
+    if (g->sites[i].kind == CCE_SITE_DIRECT && g->sites[i].target >= g->nnodes)
+      {
+        set_err (err, errlen, "dictionary: site %zu calls a missing node", i);
+        cce_graph_free (g);
+        return NULL;
+      }
+  if (index_edges (g) < 0)
+    goto oom;
+  if (validate (g, err, errlen) < 0)
+    {
+      cce_graph_free (g);
+      return NULL;
+    }
+  /* Rebuild the interning table for lookups by callers.  */
+  if (intern_rehash (g, 64) < 0)
+    goto oom;
+  {
+    size_t n = 64;
+    while (n < 2 * g->nstrings + 2)
+      n *= 2;
+    if (intern_rehash (g, n) < 0)
+      goto oom;
+  }
+  return g;
+
+oom:
+  set_err (err, errlen, "%s", strerror (ENOMEM));
+  cce_graph_free (g);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Decoding.                                                          */
+
+/* The incoming edge of node N whose range holds ID, or NULL.  The root
+   edge is not returned.  */
+static const struct cce_edge *
+find_edge (const struct cce_graph *g, uint32_t n, uint64_t id)
+{
+  const struct cce_node *node = &g->nodes[n];
+  size_t lo = node->first_in, hi = (size_t) node->first_in + node->n_in;
+  const struct cce_edge *e;
+
+  /* The last edge with av <= id.  */
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (g->edges[mid].av <= id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == node->first_in)
+    return NULL;
+  e = &g->edges[lo - 1];
+  if (e->site == CCE_NONE || id - e->av >= site_width (g, e->site))
+    return NULL;
+  return e;
+}
+
+enum cce_decode_status
+cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
+            const struct cce_stack_entry *stack, size_t nstack,
+            uint32_t *sites, size_t maxsites, size_t *nsites,
+            const char **reason)
+{
+  size_t count = 0, k = nstack, i;
+  uint32_t n;
+  enum cce_decode_status status = CCE_DECODE_OK;
+  const char *why = NULL;
+
+#define EMIT(s) do { if (count < maxsites) sites[count] = (s); count++; } \
+  while (0)
+#define GIVE_UP(msg) do { status = CCE_DECODE_INCOMPLETE; why = (msg); \
+  goto done; } while (0)
+
+  if (site == CCE_SITE_NONE)
+    GIVE_UP ("logged from code built without cce");
+  if (site >= g->nsites || g->sites[site].kind != CCE_SITE_LOG)
+    GIVE_UP ("log site unknown to the dictionary");
+  EMIT ((uint32_t) site);
+  n = g->sites[site].node;
+  for (;;)
+    {
+      const struct cce_node *node;
+      const struct cce_site *s;
+      const struct cce_stack_entry *top;
+
+      /* Walk up through one segment.  Each step goes up an edge of the
+         acyclic graph, so it ends within nnodes steps.  */
+      for (i = 0;; i++)
+        {
+          const struct cce_edge *e;
+          node = &g->nodes[n];
+          if (node->has_root && id == node->root)
+            break;
+          if (i > g->nnodes)
+            GIVE_UP ("dictionary is cyclic");
+          e = find_edge (g, n, id);
+          if (!e)
+            GIVE_UP ("context id does not fit the call graph");
+          id -= e->av;
+          EMIT (e->site);
+          n = g->sites[e->site].node;
+        }
+      if (k == 0)
+        {
+          if (!(node->flags & CCE_NODE_ENTRY))
+            GIVE_UP ("path starts at a function that is not an entry");
+          break;
+        }
+      top = &stack[--k];
+      if (top->site >= g->nsites)
+        GIVE_UP ("ccStack entry names an unknown site");
+      s = &g->sites[top->site];
+      if (s->kind == CCE_SITE_BACK)
+        {
+          if (s->target != n)
+            GIVE_UP ("ccStack entry does not call this function");
+        }
+      else if (s->kind == CCE_SITE_INDIRECT || s->kind == CCE_SITE_EXTERNAL)
+        {
+          if (!(node->flags & CCE_NODE_ENTRY))
+            GIVE_UP ("ccStack entry enters a function that is not an entry");
+        }
+      else
+        GIVE_UP ("ccStack entry is not a ccStack site");
+      EMIT ((uint32_t) top->site);
+      n = s->node;
+      id = top->id;
+    }
+
+done:
+  /* Sites were emitted innermost first: reverse what fits.  */
+  if (count <= maxsites)
+    for (i = 0; i < count / 2; i++)
+      {
+        uint32_t t = sites[i];
+        sites[i] = sites[count - 1 - i];
+        sites[count - 1 - i] = t;
+      }
+  *nsites = count;
+  if (reason)
+    *reason = why;
+  return status;
+#undef EMIT
+#undef GIVE_UP
+}
+
+void
+cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
+                 size_t nsites, struct cce_path_frame *frames,
+                 size_t maxframes, size_t *nframes)
+{
+  size_t count = 0, i, j;
+  struct cce_path_frame last;
+  int have_last = 0;
+
+  memset (&last, 0, sizeof last);
+  for (i = 0; i < nsites; i++)
+    {
+      const struct cce_site *s = &g->sites[sites[i]];
+      const struct cce_node *node = &g->nodes[s->node];
+      int inherit_inlined = 0;
+
+      /* A split part continues the frame of its function: drop the call
+         into the part.  */
+      if ((node->flags & CCE_NODE_SPLIT_PART) && have_last
+          && last.func == node->func && count > 0)
+        {
+          count--;
+          inherit_inlined = last.inlined;
+        }
+      for (j = 0; j < s->nframes; j++)
+        {
+          const struct cce_frame *f = &g->frames[s->first_frame + j];
+          struct cce_path_frame pf;
+          pf.func = f->func;
+          pf.ext_name = CCE_NONE;
+          pf.file = f->file;
+          pf.line = f->line;
+          pf.col = f->col;
+          pf.inlined = j > 0 || inherit_inlined;
+          if (count < maxframes)
+            frames[count] = pf;
+          count++;
+          last = pf;
+          have_last = 1;
+        }
+      if (s->kind == CCE_SITE_EXTERNAL)
+        {
+          struct cce_path_frame pf;
+          pf.func = CCE_NONE;
+          pf.ext_name = s->target;
+          pf.file = CCE_NONE;
+          pf.line = pf.col = 0;
+          pf.inlined = 0;
+          if (count < maxframes)
+            frames[count] = pf;
+          count++;
+          last = pf;
+        }
+    }
+  *nframes = count;
+}

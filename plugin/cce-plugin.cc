@@ -1,0 +1,688 @@
+/* cce-plugin.cc -- the cce GCC plugin: precise calling context encoding at
+   LTO link time.
+
+   Loaded into lto1 by -fplugin=cce.so on the link line.  In WPA it asks for
+   a single LTRANS partition, so that one late IPA pass, run after all
+   inlining, sees every function body of the program.  That pass:
+
+     1. materializes every body and collects its call sites, each with the
+        chain of inlined frames GCC recorded in its lexical blocks;
+     2. hands the call graph to the GCC-free core (common/core.c), which
+        finds back edges, numCC and addition values;
+     3. inserts the id arithmetic around call sites (see cce-abi.h);
+     4. emits the decoding dictionary as the variable __cce_dict.
+
+   Before and after, for a function g with a hot call of f (av 0), a cold
+   call of f (av 3), a recursive call of g and a cce_log:
+
+       void g (int n)                void g (int n)
+       {                             {
+                                       uint64_t id = __cce_id;      (1)
+         f ();                           f ();                      (2)
+         if (n) f ();                    if (n) { __cce_id = id + 3; f ();
+                                                  __cce_id = id; }  (3)
+         if (n) g (n - 1);               if (n) { __cce_push (id, 7, 0);
+                                                  g (n - 1);
+                                                  __cce_pop (id); } (4)
+         cce_log (1);                    __cce_log_at (1, 9);       (5)
+       }                             }
+
+   The numbers match the comments in instrument_function below.  */
+
+#include "gcc-common.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cce-abi.h"
+#include "cce-core.h"
+
+int plugin_is_GPL_compatible;
+
+static const char *const plugin_name_str = "cce";
+
+static struct plugin_info cce_plugin_info = {
+  "0.1.0",
+  "cce: precise calling context encoding.  Put -fplugin=cce.so on the "
+  "link line of an -flto build.\n"
+  "Options (-fplugin-arg-cce-KEY[=VALUE]):\n"
+  "  stats       print the number of sites instrumented to stderr\n"
+  "  dump[=FILE]  write the plugin's decisions (nodes, edges, numCC,\n"
+  "              addition values, back edges, sites instrumented) to FILE,\n"
+  "              by default OUTPUT.cce next to the linked program\n"
+};
+
+/* Plugin options.  GCC 12 parses -fdump-* before it loads plugins, so a
+   plugin pass cannot have a -fdump-ipa-NAME switch of its own; the dump is
+   asked for with -fplugin-arg-cce-dump instead.  */
+static bool opt_stats;
+static bool opt_dump;
+static const char *opt_dump_file;
+
+/* ------------------------------------------------------------------ */
+/* Declarations of the runtime ABI (cce-abi.h), built once per lto1.  */
+
+static tree id_decl;      /* __thread uint64_t __cce_id */
+static tree push_decl;    /* void __cce_push (uint64_t, uint64_t, uint64_t) */
+static tree pop_decl;     /* void __cce_pop (uint64_t) */
+static tree log_at_decl;  /* void __cce_log_at (unsigned, uint64_t) */
+
+/* Build an external, nothrow, leaf function declaration NAME of TYPE.  */
+static tree
+build_runtime_fn (const char *name, tree type)
+{
+  tree decl = build_fn_decl (name, type);
+  TREE_NOTHROW (decl) = 1;
+  DECL_ATTRIBUTES (decl)
+    = tree_cons (get_identifier ("leaf"), NULL_TREE,
+                 tree_cons (get_identifier ("nothrow"), NULL_TREE, NULL_TREE));
+  SET_DECL_ASSEMBLER_NAME (decl, get_identifier (name));
+  return decl;
+}
+
+static void
+build_runtime_decls (void)
+{
+  tree u64 = long_long_unsigned_type_node;
+
+  id_decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
+                        get_identifier (CCE_SYM_ID), u64);
+  TREE_PUBLIC (id_decl) = 1;
+  DECL_EXTERNAL (id_decl) = 1;
+  DECL_ARTIFICIAL (id_decl) = 1;
+  TREE_STATIC (id_decl) = 0;
+  /* lto1 believes every output is a shared object; the runtime defines the
+     variable in libcce, loaded at start-up, so initial-exec is right for
+     both executables and shared objects linked against it.  */
+  set_decl_tls_model (id_decl, TLS_MODEL_INITIAL_EXEC);
+  varpool_node::get_create (id_decl);
+
+  push_decl = build_runtime_fn (CCE_SYM_PUSH,
+                                build_function_type_list (void_type_node, u64,
+                                                          u64, u64,
+                                                          NULL_TREE));
+  pop_decl = build_runtime_fn (CCE_SYM_POP,
+                               build_function_type_list (void_type_node, u64,
+                                                         NULL_TREE));
+  log_at_decl = build_runtime_fn (CCE_SYM_LOG_AT,
+                                  build_function_type_list (void_type_node,
+                                                            unsigned_type_node,
+                                                            u64, NULL_TREE));
+}
+
+/* ------------------------------------------------------------------ */
+/* Collecting the call graph.                                         */
+
+/* One site we found in a body, with what instrumentation needs.  */
+struct site_info
+{
+  cgraph_node *node;
+  gimple *stmt;
+  uint32_t site;
+};
+
+struct collector
+{
+  struct cce_graph *g;
+  std::map<tree, uint32_t> funcs;            /* source FUNCTION_DECL */
+  std::map<cgraph_node *, uint32_t> nodes;
+  std::vector<site_info> sites;
+};
+
+/* The source function FNDECL stands for: clones and split parts lead back
+   to the function the programmer wrote.  */
+static tree
+source_decl (tree fndecl)
+{
+  int guard = 0;
+  while (DECL_ABSTRACT_ORIGIN (fndecl)
+         && DECL_ABSTRACT_ORIGIN (fndecl) != fndecl && guard++ < 100)
+    fndecl = DECL_ABSTRACT_ORIGIN (fndecl);
+  return fndecl;
+}
+
+/* The name of source function DECL as the programmer wrote it.  */
+static const char *
+source_name (tree decl)
+{
+  if (DECL_NAME (decl))
+    return IDENTIFIER_POINTER (DECL_NAME (decl));
+  return lang_hooks.decl_printable_name (decl, 0);
+}
+
+/* The function number of FNDECL's source function in C.  */
+static uint32_t
+func_of (collector &c, tree fndecl)
+{
+  tree src = source_decl (fndecl);
+  auto it = c.funcs.find (src);
+  if (it != c.funcs.end ())
+    return it->second;
+  expanded_location xl = expand_location (DECL_SOURCE_LOCATION (src));
+  uint32_t f = cce_graph_func (c.g, source_name (src),
+                               xl.file ? xl.file : "", xl.line);
+  c.funcs[src] = f;
+  return f;
+}
+
+/* Can a call of the external function FNDECL (NULL: unknown) run code of
+   the program before it returns?  glibc marks exit, raise and friends
+   `leaf', so the attribute alone does not settle it.  */
+static bool
+external_may_call_back (tree fndecl, gcall *call)
+{
+  static const char *const calls_back[] = {
+    "exit", "quick_exit", "raise", "kill", "abort", "pthread_kill",
+    "tgkill", "sigqueue", "killpg", "pthread_exit", "__libc_start_main",
+    NULL
+  };
+  int flags = gimple_call_flags (call);
+
+  if (!fndecl)
+    return true;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  for (int i = 0; calls_back[i]; i++)
+    if (strcmp (name, calls_back[i]) == 0)
+      return true;
+  if (flags & (ECF_CONST | ECF_PURE | ECF_LEAF))
+    return false;
+  return true;
+}
+
+/* Add the frames of the call STMT in NODE to site SITE: the node's own
+   function first, then every function inlined on the way to STMT.  */
+static void
+add_frames (collector &c, cgraph_node *node, uint32_t site, gimple *stmt)
+{
+  struct fr { uint32_t func; location_t loc; };
+  std::vector<fr> chain;
+  location_t loc = gimple_location (stmt);
+
+  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
+       b = BLOCK_SUPERCONTEXT (b))
+    if (inlined_function_outer_scope_p (b))
+      {
+        tree origin = block_ultimate_origin (b);
+        if (!origin || TREE_CODE (origin) != FUNCTION_DECL)
+          continue;
+        chain.push_back ({ func_of (c, origin), loc });
+        loc = BLOCK_SOURCE_LOCATION (b);
+      }
+  chain.push_back ({ func_of (c, node->decl), loc });
+  for (auto it = chain.rbegin (); it != chain.rend (); ++it)
+    {
+      expanded_location xl = expand_location (it->loc);
+      cce_graph_frame (c.g, site, it->func, xl.file, xl.line, xl.column);
+    }
+}
+
+/* Is FNDECL the public cce_log of <cce.h>?  */
+static bool
+is_cce_log (tree fndecl)
+{
+  return fndecl && DECL_NAME (fndecl) && TREE_PUBLIC (fndecl)
+         && strcmp (IDENTIFIER_POINTER (DECL_NAME (fndecl)), CCE_SYM_LOG) == 0;
+}
+
+/* Is FNDECL one of the runtime's own entry points?  */
+static bool
+is_runtime (tree fndecl)
+{
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  return strncmp (name, "__cce_", 6) == 0;
+}
+
+/* Record the call sites of NODE's body.  */
+static void
+collect_sites (collector &c, cgraph_node *node)
+{
+  function *fun = DECL_STRUCT_FUNCTION (node->decl);
+  uint32_t n = c.nodes[node];
+  basic_block bb;
+  profile_count entry = ENTRY_BLOCK_PTR_FOR_FN (fun)->count;
+  double node_count = 1.0;
+
+  if (node->count.ipa ().initialized_p () && node->count.ipa ().nonzero_p ())
+    node_count = node->count.ipa ().to_gcov_type ();
+
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
+        if (!call || gimple_call_internal_p (call))
+          continue;
+        tree fndecl = gimple_call_fndecl (call);
+        char kind;
+        uint32_t target = CCE_NONE;
+
+        if (fndecl && is_runtime (fndecl))
+          continue;
+        if (is_cce_log (fndecl))
+          kind = CCE_SITE_LOG;
+        else if (!fndecl)
+          kind = CCE_SITE_INDIRECT;
+        else
+          {
+            cgraph_node *callee = cgraph_node::get (fndecl);
+            if (callee)
+              callee = callee->ultimate_alias_target ();
+            auto it = callee ? c.nodes.find (callee) : c.nodes.end ();
+            if (it != c.nodes.end ())
+              {
+                kind = CCE_SITE_DIRECT;
+                target = it->second;
+              }
+            else if (external_may_call_back (fndecl, call))
+              {
+                kind = CCE_SITE_EXTERNAL;
+                target = cce_graph_string (c.g, source_name (fndecl));
+              }
+            else
+              continue;
+          }
+
+        double freq = 1.0;
+        if (entry.initialized_p () && entry.nonzero_p ()
+            && bb->count.initialized_p ())
+          freq = bb->count.to_sreal_scale (entry).to_double ();
+        uint32_t site = cce_graph_site (c.g, n, kind, target,
+                                        freq * node_count);
+        add_frames (c, node, site, call);
+        c.sites.push_back ({ node, call, site });
+      }
+}
+
+/* ------------------------------------------------------------------ */
+/* Instrumenting.                                                     */
+
+static tree
+u64_cst (uint64_t v)
+{
+  return build_int_cst (long_long_unsigned_type_node, v);
+}
+
+/* Insert SEQ after call STMT: right after it, or on its fall-through edge
+   when the call ends its basic block.  Nothing follows a noreturn call.  */
+static void
+insert_after_call (gimple *stmt, gimple_seq seq)
+{
+  if (gimple_call_noreturn_p (stmt))
+    return;
+  if (!stmt_ends_bb_p (stmt))
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      gsi_insert_seq_after (&gsi, seq, GSI_SAME_STMT);
+      return;
+    }
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, gimple_bb (stmt)->succs)
+    if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+      {
+        gsi_insert_seq_on_edge (e, seq);
+        return;
+      }
+}
+
+/* Instrument the sites SITES[FIRST .. LAST) of one node.  */
+static void
+instrument_function (collector &c, size_t first, size_t last)
+{
+  cgraph_node *node = c.sites[first].node;
+  struct cce_graph *g = c.g;
+  bool needed = false;
+
+  for (size_t i = first; i < last; i++)
+    {
+      const struct cce_site *s = &g->sites[c.sites[i].site];
+      if (s->kind != CCE_SITE_DIRECT || s->av != 0)
+        needed = true;
+    }
+  if (!needed)
+    return;
+
+  push_cfun (DECL_STRUCT_FUNCTION (node->decl));
+
+  /* (1) Load the id once at function entry.  */
+  tree id = make_ssa_name (long_long_unsigned_type_node);
+  gimple *load = gimple_build_assign (id, id_decl);
+  gsi_insert_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
+                                                  (cfun)), load);
+
+  for (size_t i = first; i < last; i++)
+    {
+      gcall *call = as_a<gcall *> (c.sites[i].stmt);
+      uint32_t sn = c.sites[i].site;
+      const struct cce_site *s = &g->sites[sn];
+      gimple_seq before = NULL, after = NULL;
+      gimple_stmt_iterator gsi = gsi_for_stmt (call);
+
+      switch (s->kind)
+        {
+        case CCE_SITE_DIRECT:
+          /* (2) Addition value 0: no code.  */
+          if (s->av == 0)
+            continue;
+          /* (3) Store id + av before, id after.  */
+          {
+            tree sum = make_ssa_name (long_long_unsigned_type_node);
+            gimple_seq_add_stmt (&before,
+                                 gimple_build_assign (sum, PLUS_EXPR, id,
+                                                      u64_cst (s->av)));
+            gimple_seq_add_stmt (&before, gimple_build_assign (id_decl, sum));
+            gimple_seq_add_stmt (&after, gimple_build_assign (id_decl, id));
+          }
+          break;
+        case CCE_SITE_BACK:
+        case CCE_SITE_INDIRECT:
+        case CCE_SITE_EXTERNAL:
+          /* (4) Carry the context on the ccStack.  */
+          gimple_seq_add_stmt (&before,
+                               gimple_build_call (push_decl, 3, id,
+                                                  u64_cst (sn),
+                                                  u64_cst (cce_site_entry
+                                                           (g, sn))));
+          gimple_seq_add_stmt (&after, gimple_build_call (pop_decl, 1, id));
+          break;
+        case CCE_SITE_LOG:
+          /* (5) Tell the runtime which log site this is.  */
+          {
+            tree tag = gimple_call_num_args (call) > 0
+                       ? gimple_call_arg (call, 0)
+                       : build_int_cst (unsigned_type_node, 0);
+            if (!useless_type_conversion_p (unsigned_type_node,
+                                            TREE_TYPE (tag)))
+              {
+                tree t = make_ssa_name (unsigned_type_node);
+                gsi_insert_before (&gsi, gimple_build_assign (t, NOP_EXPR,
+                                                              tag),
+                                   GSI_SAME_STMT);
+                tag = t;
+              }
+            gcall *repl = gimple_build_call (log_at_decl, 2, tag,
+                                             u64_cst (sn));
+            gimple_set_location (repl, gimple_location (call));
+            gimple_set_block (repl, gimple_block (call));
+            gimple_call_set_lhs (repl, NULL_TREE);
+            gsi_replace (&gsi, repl, false);
+          }
+          continue;
+        default:
+          continue;
+        }
+      for (gimple_stmt_iterator it = gsi_start (before); !gsi_end_p (it);
+           gsi_next (&it))
+        gimple_set_location (gsi_stmt (it), gimple_location (call));
+      gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
+      insert_after_call (call, after);
+    }
+
+  gsi_commit_edge_inserts ();
+  mark_virtual_operands_for_renaming (cfun);
+  update_ssa (TODO_update_ssa);
+  cgraph_edge::rebuild_edges ();
+  pop_cfun ();
+}
+
+/* ------------------------------------------------------------------ */
+/* The dictionary.                                                    */
+
+static void
+emit_dictionary (const char *text, size_t len)
+{
+  tree str = build_string (len, text);
+  tree type = build_array_type_nelts (char_type_node, len);
+  TREE_TYPE (str) = type;
+  TREE_CONSTANT (str) = 1;
+  TREE_READONLY (str) = 1;
+  TREE_STATIC (str) = 1;
+
+  tree decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
+                          get_identifier (CCE_SYM_DICT), type);
+  TREE_PUBLIC (decl) = 1;
+  TREE_STATIC (decl) = 1;
+  TREE_READONLY (decl) = 1;
+  TREE_USED (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  DECL_PRESERVE_P (decl) = 1;
+  DECL_INITIAL (decl) = str;
+  SET_DECL_ALIGN (decl, 8 * BITS_PER_UNIT);
+  DECL_USER_ALIGN (decl) = 1;
+  set_decl_section_name (decl, CCE_DICT_SECTION);
+  DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("retain"), NULL_TREE,
+                                      tree_cons (get_identifier ("used"),
+                                                 NULL_TREE, NULL_TREE));
+  varpool_node::finalize_decl (decl);
+}
+
+/* ------------------------------------------------------------------ */
+/* The pass.                                                          */
+
+static void
+dump_decisions (FILE *f, const collector &c,
+                const struct cce_encode_stats &st)
+{
+  const struct cce_graph *g = c.g;
+
+  fprintf (f, "cce: %zu nodes, %zu sites, max numCC %" PRIu64 "\n",
+           g->nnodes, g->nsites, st.max_numcc);
+  fprintf (f, "cce: direct %zu (av 0, no code: %zu), ccStack: back edges "
+           "%zu, overflow cuts %zu, indirect %zu, external %zu; log %zu\n",
+           st.direct_sites, st.zero_sites, st.back_sites, st.overflow_sites,
+           st.indirect_sites, st.external_sites, st.log_sites);
+  for (size_t i = 0; i < g->nnodes; i++)
+    {
+      const struct cce_node *n = &g->nodes[i];
+      fprintf (f, "node %zu %s flags %x numCC %" PRIu64, i,
+               g->strings[g->funcs[n->func].name], n->flags, n->numcc);
+      if (n->has_root)
+        fprintf (f, " root %" PRIu64, n->root);
+      fputc ('\n', f);
+    }
+  for (size_t i = 0; i < g->nsites; i++)
+    {
+      const struct cce_site *s = &g->sites[i];
+      fprintf (f, "site %zu in node %u kind %c", i, s->node, s->kind);
+      if (s->kind == CCE_SITE_DIRECT || s->kind == CCE_SITE_BACK)
+        fprintf (f, " -> node %u", s->target);
+      else if (s->kind == CCE_SITE_EXTERNAL)
+        fprintf (f, " -> %s", g->strings[s->target]);
+      if (s->kind == CCE_SITE_DIRECT)
+        fprintf (f, " av %" PRIu64 "%s", s->av,
+                 s->av ? " instrumented" : " free");
+      else if (s->kind == CCE_SITE_BACK)
+        fprintf (f, " ccStack (%s) entry %" PRIu64,
+                 s->reason == 'o' ? "overflow cut" : "back edge",
+                 cce_site_entry (g, (uint32_t) i));
+      else if (s->kind != CCE_SITE_LOG)
+        fprintf (f, " ccStack");
+      fprintf (f, " freq %.3g\n", s->freq);
+    }
+}
+
+static unsigned int
+cce_execute (void)
+{
+  collector c;
+  cgraph_node *node;
+  char err[256];
+
+  c.g = cce_graph_new ();
+  if (!c.g)
+    fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
+  if (!id_decl)
+    build_runtime_decls ();
+
+  /* Step 1: nodes, then sites.  */
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      if (!node->has_gimple_body_p () || node->in_other_partition
+          || node->inlined_to)
+        continue;
+      node->get_body ();
+      uint32_t flags = 0;
+      if (node->address_taken || node->externally_visible
+          || !node->local || DECL_STATIC_CONSTRUCTOR (node->decl)
+          || DECL_STATIC_DESTRUCTOR (node->decl) || node->force_output
+          || MAIN_NAME_P (DECL_NAME (node->decl)))
+        flags |= CCE_NODE_ENTRY;
+      if (node->split_part)
+        flags |= CCE_NODE_SPLIT_PART;
+      c.nodes[node] = cce_graph_node (c.g, func_of (c, node->decl), flags);
+    }
+  FOR_EACH_DEFINED_FUNCTION (node)
+    if (c.nodes.count (node))
+      collect_sites (c, node);
+
+  /* Step 2.  */
+  struct cce_encode_stats st;
+  if (cce_graph_encode (c.g, &st, err, sizeof err) < 0)
+    fatal_error (UNKNOWN_LOCATION, "cce: cannot encode the call graph: %s",
+                 err);
+  if (dump_file)
+    dump_decisions (dump_file, c, st);
+  if (opt_dump)
+    {
+      std::string name;
+      if (opt_dump_file)
+        name = opt_dump_file;
+      else
+        {
+          /* lto1's dump base is OUTPUT.ltransN.ltrans or OUTPUT.wpa.  */
+          name = dump_base_name ? dump_base_name : "a.out";
+          size_t p = name.find (".ltrans");
+          if (p == std::string::npos)
+            p = name.find (".wpa");
+          if (p != std::string::npos)
+            name.erase (p);
+          name += ".cce";
+        }
+      FILE *f = name == "-" ? stderr : fopen (name.c_str (), "w");
+      if (!f)
+        error ("cce: cannot write dump file %qs: %m", name.c_str ());
+      else
+        {
+          dump_decisions (f, c, st);
+          if (f != stderr)
+            fclose (f);
+        }
+    }
+  if (opt_stats)
+    fprintf (stderr, "cce: %zu functions, %zu sites: %zu direct "
+             "(%zu free), %zu back edges, %zu overflow cuts, %zu indirect, "
+             "%zu external, %zu log; max numCC %" PRIu64 "\n",
+             c.g->nnodes, c.g->nsites, st.direct_sites, st.zero_sites,
+             st.back_sites, st.overflow_sites, st.indirect_sites,
+             st.external_sites, st.log_sites, st.max_numcc);
+
+  /* Step 3: sites are grouped by node in the order collected.  */
+  for (size_t i = 0, j; i < c.sites.size (); i = j)
+    {
+      for (j = i; j < c.sites.size () && c.sites[j].node == c.sites[i].node;
+           j++)
+        ;
+      instrument_function (c, i, j);
+    }
+
+  /* Step 4.  */
+  char *text;
+  size_t len;
+  if (cce_graph_write_dict (c.g, &text, &len) < 0)
+    fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
+  emit_dictionary (text, len);
+  free (text);
+  cce_graph_free (c.g);
+  return 0;
+}
+
+static const pass_data pass_data_cce = {
+  SIMPLE_IPA_PASS, /* type */
+  "cce",           /* name */
+  OPTGROUP_NONE,   /* optinfo_flags */
+  TV_NONE,         /* tv_id */
+  0,               /* properties_required */
+  0,               /* properties_provided */
+  0,               /* properties_destroyed */
+  0,               /* todo_flags_start */
+  0,               /* todo_flags_finish */
+};
+
+class pass_cce : public simple_ipa_opt_pass
+{
+public:
+  pass_cce (gcc::context *ctxt) : simple_ipa_opt_pass (pass_data_cce, ctxt)
+  {
+  }
+  /* Only where the whole program's bodies are: the LTRANS, or the single
+     lto1 of -flto-partition=none.  */
+  bool gate (function *) final override
+  {
+    return in_lto_p && !flag_wpa;
+  }
+  unsigned int execute (function *) final override
+  {
+    return cce_execute ();
+  }
+};
+
+/* Compile-time check: the plugin only works at LTO link time.  */
+static void
+cce_start_unit (void *, void *)
+{
+  if (!in_lto_p && !flag_generate_lto && !flag_generate_offload)
+    error ("cce: %<-fplugin=cce.so%> needs %<-flto%>");
+}
+
+int
+plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
+{
+  /* 1. Version check.  */
+  if (!plugin_default_version_check (ver, &gcc_version))
+    {
+      error ("cce: this plugin was built for GCC %s, not %s",
+             gcc_version.basever, ver->basever);
+      return 1;
+    }
+
+  /* 2. Arguments.  */
+  for (int i = 0; i < info->argc; i++)
+    {
+      const char *key = info->argv[i].key;
+      const char *value = info->argv[i].value;
+      if (strcmp (key, "stats") == 0 && !value)
+        opt_stats = true;
+      else if (strcmp (key, "dump") == 0)
+        {
+          opt_dump = true;
+          opt_dump_file = value;
+        }
+      else
+        {
+          error ("cce: unknown plugin argument %<-fplugin-arg-cce-%s%>; "
+                 "known: stats, dump[=FILE]", key);
+          return 1;
+        }
+    }
+
+  register_callback (plugin_name_str, PLUGIN_INFO, NULL, &cce_plugin_info);
+
+  /* 3. In WPA, ask for one partition so the pass sees the whole program.  */
+  if (flag_wpa)
+    flag_lto_partition = LTO_PARTITION_ONE;
+
+  /* 4. Check for -flto when compiling.  */
+  register_callback (plugin_name_str, PLUGIN_START_UNIT, cce_start_unit,
+                     NULL);
+
+  /* 5. The pass, after the last late IPA pass.  */
+  struct register_pass_info pass_info;
+  pass_info.pass = new pass_cce (g);
+  pass_info.reference_pass_name = "simdclone";
+  pass_info.ref_pass_instance_number = 1;
+  pass_info.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (plugin_name_str, PLUGIN_PASS_MANAGER_SETUP, NULL,
+                     &pass_info);
+  return 0;
+}
