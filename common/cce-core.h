@@ -65,7 +65,8 @@ struct cce_site
   uint32_t first_frame;/* frames[first_frame .. + nframes) outermost first */
   uint32_t nframes;
   uint64_t av;         /* addition value of a direct site */
-  double freq;         /* estimated execution count (encode input) */
+  double freq;         /* estimated executions per entry of its node
+                          (encode input) */
   char reason;         /* why a site is on the ccStack: 'r' recursion
                           (back edge), 'o' overflow cut; 0 otherwise */
 };

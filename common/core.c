@@ -496,7 +496,7 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
   uint32_t *order = NULL, *indeg = NULL;
   struct slot *slots = NULL;
   size_t aslots = 0;
-  double *backfreq = NULL;
+  double *backfreq = NULL, *calls = NULL;
   struct cce_encode_stats st;
 
   memset (&st, 0, sizeof st);
@@ -536,9 +536,10 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
     goto oom;
 
   backfreq = calloc (nn ? nn : 1, sizeof *backfreq);
+  calls = calloc (nn ? nn : 1, sizeof *calls);
   order = malloc ((nn ? nn : 1) * sizeof *order);
   indeg = calloc (nn ? nn : 1, sizeof *indeg);
-  if (!backfreq || !order || !indeg)
+  if (!backfreq || !calls || !order || !indeg)
     goto oom;
   for (i = 0; i < g->nsites; i++)
     if (g->sites[i].kind == CCE_SITE_BACK)
@@ -577,11 +578,16 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
 
       if (GROW (slots, aslots, a.in_index[n + 1] - a.in_index[n] + 1) < 0)
         goto oom;
+      /* A site's freq is relative to its caller's entry; estimate how
+         often each node runs (entry nodes once) to compare edges from
+         different callers.  */
+      calls[n] = (node->flags & CCE_NODE_ENTRY) ? 1.0 : 0.0;
       for (j = a.in_index[n]; j < a.in_index[n + 1]; j++)
         {
           uint32_t s = a.in_sites[j];
           slots[nslots].site = s;
-          slots[nslots].freq = g->sites[s].freq;
+          slots[nslots].freq = calls[g->sites[s].node] * g->sites[s].freq;
+          calls[n] += slots[nslots].freq;
           slots[nslots++].width = g->nodes[g->sites[s].node].numcc;
         }
 
@@ -667,6 +673,7 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
   adj_free (&a);
   free (slots);
   free (backfreq);
+  free (calls);
   free (order);
   free (indeg);
   return 0;
@@ -677,6 +684,7 @@ fail:
   adj_free (&a);
   free (slots);
   free (backfreq);
+  free (calls);
   free (order);
   free (indeg);
   return -1;

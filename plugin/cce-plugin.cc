@@ -241,10 +241,6 @@ collect_sites (collector &c, cgraph_node *node)
   uint32_t n = c.nodes[node];
   basic_block bb;
   profile_count entry = ENTRY_BLOCK_PTR_FOR_FN (fun)->count;
-  double node_count = 1.0;
-
-  if (node->count.ipa ().initialized_p () && node->count.ipa ().nonzero_p ())
-    node_count = node->count.ipa ().to_gcov_type ();
 
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
@@ -288,7 +284,7 @@ collect_sites (collector &c, cgraph_node *node)
             && bb->count.initialized_p ())
           freq = bb->count.to_sreal_scale (entry).to_double ();
         uint32_t site = cce_graph_site (c.g, n, kind, target,
-                                        freq * node_count);
+                                        freq);
         add_frames (c, node, site, call);
         c.sites.push_back ({ node, call, site });
       }
@@ -627,6 +623,18 @@ public:
   }
 };
 
+/* Gate override: identical code folding merges g into f, and a call of g
+   would then decode as a call of f, a plausible but wrong path.  ICF decides
+   from summaries written at compile time, so it is switched off where it
+   runs, in WPA (or the single lto1).  GATE_STATUS points to the bool.  */
+static void
+cce_no_icf (void *gate_status, void *)
+{
+  if (current_pass && current_pass->name
+      && strcmp (current_pass->name, "icf") == 0)
+    *(bool *) gate_status = false;
+}
+
 /* Compile-time check: the plugin only works at LTO link time.  */
 static void
 cce_start_unit (void *, void *)
@@ -672,11 +680,16 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
   if (flag_wpa)
     flag_lto_partition = LTO_PARTITION_ONE;
 
-  /* 4. Check for -flto when compiling.  */
+  /* 4. In lto1, no identical code folding.  */
+  if (strcmp (lang_hooks.name, "GNU GIMPLE") == 0)
+    register_callback (plugin_name_str, PLUGIN_OVERRIDE_GATE, cce_no_icf,
+                       NULL);
+
+  /* 5. Check for -flto when compiling.  */
   register_callback (plugin_name_str, PLUGIN_START_UNIT, cce_start_unit,
                      NULL);
 
-  /* 5. The pass, after the last late IPA pass.  */
+  /* 6. The pass, after the last late IPA pass.  */
   struct register_pass_info pass_info;
   pass_info.pass = new pass_cce (g);
   pass_info.reference_pass_name = "simdclone";
