@@ -1160,8 +1160,6 @@ cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
       return NULL;
     }
   /* Rebuild the interning table for lookups by callers.  */
-  if (intern_rehash (g, 64) < 0)
-    goto oom;
   {
     size_t n = 64;
     while (n < 2 * g->nstrings + 2)

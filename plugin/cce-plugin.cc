@@ -341,9 +341,16 @@ instrument_function (collector &c, size_t first, size_t last)
 
   push_cfun (DECL_STRUCT_FUNCTION (node->decl));
 
-  /* (1) Load the id once at function entry.  */
+  /* (1) Load the id once at function entry.  The load is volatile: it
+     belongs at entry, and GCC 12's sink pass crashes when it tries to sink
+     it into a block that ends in a noreturn call.  */
   tree id = make_ssa_name (long_long_unsigned_type_node);
-  gimple *load = gimple_build_assign (id, id_decl);
+  tree vtype = build_qualified_type (long_long_unsigned_type_node,
+                                     TYPE_QUAL_VOLATILE);
+  tree ref = build2 (MEM_REF, vtype, build_fold_addr_expr (id_decl),
+                     build_int_cst (build_pointer_type (vtype), 0));
+  TREE_THIS_VOLATILE (ref) = 1;
+  gimple *load = gimple_build_assign (id, ref);
   gsi_insert_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
                                                   (cfun)), load);
 
@@ -418,6 +425,12 @@ instrument_function (collector &c, size_t first, size_t last)
   gsi_commit_edge_inserts ();
   mark_virtual_operands_for_renaming (cfun);
   update_ssa (TODO_update_ssa);
+  /* Edge inserts may have split edges: what was computed of the CFG is
+     stale.  */
+  free_dominance_info (CDI_DOMINATORS);
+  free_dominance_info (CDI_POST_DOMINATORS);
+  if (current_loops)
+    loops_state_set (LOOPS_NEED_FIXUP);
   cgraph_edge::rebuild_edges ();
   pop_cfun ();
 }
@@ -623,15 +636,23 @@ public:
   }
 };
 
-/* Gate override: identical code folding merges g into f, and a call of g
-   would then decode as a call of f, a plausible but wrong path.  ICF decides
-   from summaries written at compile time, so it is switched off where it
-   runs, in WPA (or the single lto1).  GATE_STATUS points to the bool.  */
+/* Gate override.  Two GCC passes would make a decoded path plausible but
+   wrong:
+   - identical code folding (icf, in lto1) merges g into f, and a call of g
+     would decode as a call of f; it decides from compile-time summaries,
+     so it is switched off where it runs;
+   - tail recursion elimination (tailr, in cc1) turns a self tail call into
+     a loop before LTO, and the recursion's frames would vanish.  lto1's
+     own tailr runs after cce has put ccStack code around every recursive
+     call, so it finds no tail call to remove.
+   GATE_STATUS points to the pass's bool gate.  */
 static void
-cce_no_icf (void *gate_status, void *)
+cce_override_gate (void *gate_status, void *)
 {
-  if (current_pass && current_pass->name
-      && strcmp (current_pass->name, "icf") == 0)
+  if (!current_pass || !current_pass->name)
+    return;
+  if (strcmp (current_pass->name, "icf") == 0
+      || strcmp (current_pass->name, "tailr") == 0)
     *(bool *) gate_status = false;
 }
 
@@ -680,10 +701,9 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
   if (flag_wpa)
     flag_lto_partition = LTO_PARTITION_ONE;
 
-  /* 4. In lto1, no identical code folding.  */
-  if (strcmp (lang_hooks.name, "GNU GIMPLE") == 0)
-    register_callback (plugin_name_str, PLUGIN_OVERRIDE_GATE, cce_no_icf,
-                       NULL);
+  /* 4. No identical code folding, no tail recursion elimination.  */
+  register_callback (plugin_name_str, PLUGIN_OVERRIDE_GATE,
+                     cce_override_gate, NULL);
 
   /* 5. Check for -flto when compiling.  */
   register_callback (plugin_name_str, PLUGIN_START_UNIT, cce_start_unit,

@@ -27,6 +27,8 @@
 #include "tree-into-ssa.h"
 #include "tree-ssanames.h"
 #include "cfghooks.h"
+#include "cfgloop.h"
+#include "dominance.h"
 #include "langhooks.h"
 #include "output.h"
 #include "dumpfile.h"

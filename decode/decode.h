@@ -1,0 +1,225 @@
+/* decode.h -- libccedecode: read a program's cce dictionary and its event
+   logs, decode the records into calling contexts and format them.
+
+   Like elfutils' libraries, this one never prints to stderr and never
+   exits: every function that can fail fills a caller-supplied struct
+   cced_error (an error code plus a complete one-line message) and returns
+   NULL or -1.  The cce-decode command is a thin wrapper around it.
+
+   Typical use:
+
+     struct cced_error err;
+     struct cced_program *prog = cced_program_open ("./app", &err);
+     struct cced_log *log = cced_log_open ("app.log", prog, &err);
+     struct cced_output *out = cced_output_new (prog, CCED_FORMAT_RECORDS,
+                                                stdout, &err);
+     struct cced_record rec;
+     int r;
+     while ((r = cced_log_next (log, &rec, &err)) > 0)
+       if (cced_output_record (out, &rec, &err) < 0)
+         break;
+     cced_output_finish (out, &err);     (also after an error of the log:
+                                          what was decoded is printed)
+     ...  cced_output_free, cced_log_close, cced_program_close.  */
+
+#ifndef CCE_DECODE_H
+#define CCE_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "cce-core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes.  cced_errstr gives a generic text for each; the message in
+   struct cced_error is the precise one (with offsets, file names...).  */
+enum cced_errcode
+{
+  CCED_OK = 0,
+  CCED_E_NOMEM,          /* out of memory */
+  CCED_E_OPEN,           /* a file could not be opened (errnum set) */
+  CCED_E_READ,           /* read error (errnum set) */
+  CCED_E_WRITE,          /* write error on the output (errnum set) */
+  CCED_E_ELF,            /* libelf failed on an ELF file */
+  CCED_E_NOT_ELF,        /* PROGRAM is not an ELF file */
+  CCED_E_NO_DICT,        /* PROGRAM has no cce_dict section */
+  CCED_E_BAD_DICT,       /* the dictionary is malformed */
+  CCED_E_LOG_MAGIC,      /* LOG is not a cce log */
+  CCED_E_LOG_VERSION,    /* unsupported log version */
+  CCED_E_LOG_HEADER,     /* empty log, truncated or malformed header */
+  CCED_E_NO_STAMP,       /* log written by a program without dictionary */
+  CCED_E_STAMP,          /* log written by another build of PROGRAM */
+  CCED_E_TRUNCATED,      /* the log ends inside a record */
+  CCED_E_CORRUPT,        /* a record is impossible (e.g. absurd nstack) */
+  CCED_E_INVAL,          /* invalid argument */
+  CCED_NERRORS
+};
+
+#define CCED_ERRMSG_SIZE 512
+
+struct cced_error
+{
+  enum cced_errcode code;
+  int errnum;                     /* errno for OPEN, READ, WRITE; else 0 */
+  char msg[CCED_ERRMSG_SIZE];     /* one line, no trailing newline */
+};
+
+/* Generic text of CODE (never NULL).  */
+const char *cced_errstr (enum cced_errcode code);
+
+/* Sanity limit: a record with more ccStack entries is corrupt.  */
+#define CCED_MAX_NSTACK (UINT32_C (1) << 28)
+
+/* ---------------------------------------------------------------------
+   Programs.  */
+
+struct cced_program;
+
+/* Open the ELF file PATH and read its dictionary (section
+   CCE_DICT_SECTION).  Errors: CCED_E_OPEN, CCED_E_NOT_ELF, CCED_E_ELF,
+   CCED_E_NO_DICT, CCED_E_BAD_DICT, CCED_E_NOMEM.  */
+struct cced_program *cced_program_open (const char *path,
+                                        struct cced_error *err);
+
+/* A program made of the dictionary text TEXT (LEN bytes; reading stops at
+   the first NUL byte).  NAME is used in messages.  */
+struct cced_program *cced_program_from_dict (const char *name,
+                                             const char *text, size_t len,
+                                             struct cced_error *err);
+
+const struct cce_graph *cced_program_graph (const struct cced_program *p);
+const char *cced_program_name (const struct cced_program *p);
+void cced_program_close (struct cced_program *p);
+
+/* ---------------------------------------------------------------------
+   Logs: a streaming reader.  Memory is bounded by the largest record, not
+   by the size of the log.  */
+
+struct cced_log;
+
+/* Read and check the log header from F (not closed by cced_log_close) and
+   check its stamp against PROG's dictionary.  NAME is used in messages.
+   Errors: CCED_E_READ, CCED_E_LOG_HEADER, CCED_E_LOG_MAGIC,
+   CCED_E_LOG_VERSION, CCED_E_NO_STAMP, CCED_E_STAMP, CCED_E_NOMEM.  */
+struct cced_log *cced_log_fopen (FILE *f, const char *name,
+                                 const struct cced_program *prog,
+                                 struct cced_error *err);
+
+/* Same on the file PATH (closed by cced_log_close).  */
+struct cced_log *cced_log_open (const char *path,
+                                const struct cced_program *prog,
+                                struct cced_error *err);
+
+void cced_log_close (struct cced_log *log);
+
+uint64_t cced_log_pid (const struct cced_log *log);
+uint64_t cced_log_stamp (const struct cced_log *log);
+/* Whether the log was written in the other byte order (it is converted).  */
+int cced_log_swapped (const struct cced_log *log);
+
+/* One record.  STACK is the ccStack, bottom first; it points into the
+   reader and is valid until the next call of cced_log_next.  */
+struct cced_record
+{
+  uint64_t offset;        /* of the record in the log */
+  uint64_t index;         /* 1, 2, ... in the log */
+  uint32_t thread;
+  uint32_t tag;
+  uint64_t site;
+  uint64_t id;
+  uint32_t nstack;
+  uint32_t module;
+  const struct cce_stack_entry *stack;
+};
+
+/* Read the next record into *REC.  Returns 1, 0 at the end of the log, or
+   -1 with CCED_E_TRUNCATED ("truncated record at offset N"),
+   CCED_E_CORRUPT, CCED_E_READ or CCED_E_NOMEM in *ERR.  All complete
+   records are returned before a truncation is reported.  After -1 the
+   reader stays at the error.  */
+int cced_log_next (struct cced_log *log, struct cced_record *rec,
+                   struct cced_error *err);
+
+/* ---------------------------------------------------------------------
+   Decoding one record.  */
+
+struct cced_decoder;
+
+struct cced_path
+{
+  enum cce_decode_status status;     /* CCE_DECODE_OK or _INCOMPLETE */
+  const char *reason;                /* when incomplete */
+  const struct cce_path_frame *frames;  /* root first; for an incomplete
+                                           path, its exact innermost part */
+  size_t nframes;
+};
+
+struct cced_decoder *cced_decoder_new (const struct cced_program *prog,
+                                       struct cced_error *err);
+void cced_decoder_free (struct cced_decoder *d);
+
+/* Decode REC into *PATH (valid until the next call on D).  A record that
+   cannot be decoded (uninstrumented log site, site out of range,
+   inconsistent stack...) gives an incomplete path, not an error.  Returns
+   0, or -1 with CCED_E_NOMEM.  */
+int cced_decode (struct cced_decoder *d, const struct cced_record *rec,
+                 struct cced_path *path, struct cced_error *err);
+
+/* Name of a frame of a decoded path: its source function or the external
+   function (never NULL).  */
+const char *cced_frame_name (const struct cce_graph *g,
+                             const struct cce_path_frame *f);
+
+/* ---------------------------------------------------------------------
+   Output.  */
+
+enum cced_format
+{
+  CCED_FORMAT_TEXT,       /* gdb-like backtrace per record */
+  CCED_FORMAT_RECORDS,    /* THREAD \t TAG \t PATH per record */
+  CCED_FORMAT_FOLDED      /* PATH COUNT, identical paths aggregated */
+};
+
+/* Parse "text", "records" or "folded".  Returns 0, or -1.  */
+int cced_format_parse (const char *name, enum cced_format *fmt);
+const char *cced_format_name (enum cced_format fmt);
+
+struct cced_output;
+
+/* An output of records of PROG in FMT to F.  The output is buffered by
+   the library; F is flushed by cced_output_finish, never closed.  */
+struct cced_output *cced_output_new (const struct cced_program *prog,
+                                     enum cced_format fmt, FILE *f,
+                                     struct cced_error *err);
+
+/* Decode and format one record.  Returns 0, or -1 with CCED_E_WRITE or
+   CCED_E_NOMEM.  */
+int cced_output_record (struct cced_output *out,
+                        const struct cced_record *rec,
+                        struct cced_error *err);
+
+/* Write what is pending (the folded table for CCED_FORMAT_FOLDED) and
+   flush F.  Returns 0, or -1 with CCED_E_WRITE or CCED_E_NOMEM.  */
+int cced_output_finish (struct cced_output *out, struct cced_error *err);
+
+void cced_output_free (struct cced_output *out);
+
+/* Statistics of an output.  */
+struct cced_output_stats
+{
+  uint64_t records;
+  uint64_t incomplete;       /* records whose path is incomplete */
+  uint64_t cache_hits;       /* records formatted from the cache */
+  uint64_t distinct_paths;   /* folded */
+};
+void cced_output_stats (const struct cced_output *out,
+                        struct cced_output_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CCE_DECODE_H */

@@ -1,0 +1,182 @@
+#!/bin/sh
+# bad-input.sh -- cce-decode and the plugin on bad input.
+#
+# Each bad input must give a non-zero exit status and exactly one error
+# line on standard error that names the offending file (or option value):
+#   - a program that is not ELF;
+#   - an ELF program without a cce dictionary (a copy of /bin/true);
+#   - a log cut in the middle of a record (the complete records before the
+#     cut are still printed) and a log cut in the middle of its header;
+#   - a log written by another build of the program (same program after a
+#     trivial source change);
+#   - a log that does not exist;
+#   - an unknown --format.
+# And the plugin given an unknown argument (-fplugin-arg-cce-bogus=1) must
+# fail the compilation with a diagnostic naming "bogus", without an
+# internal compiler error.
+#
+# Environment: see run-e2e.sh.
+
+here=$(cd "$(dirname "$0")" && pwd)
+: "${CCE_SRCDIR:=$(cd "$here/../.." && pwd)}"
+: "${CCE_BUILDDIR:=$CCE_SRCDIR}"
+: "${CCE_PLUGIN:=$CCE_BUILDDIR/plugin/.libs/cce.so}"
+: "${CCE_RTDIR:=$CCE_BUILDDIR/rt/.libs}"
+: "${CCE_INCDIR:=$CCE_SRCDIR/rt}"
+: "${CCE_DECODE:=$CCE_BUILDDIR/decode/cce-decode}"
+: "${CCE_CC:=$CCE_SRCDIR/testsuite/cce-cc}"
+: "${CC:=gcc}"
+unset CCE_LOG
+
+[ -f "$CCE_PLUGIN" ] || { echo "ERROR: no plugin $CCE_PLUGIN"; exit 1; }
+[ -x "$CCE_DECODE" ] || { echo "ERROR: no decoder $CCE_DECODE"; exit 1; }
+[ -f /bin/true ] || { echo "SKIP: no /bin/true"; exit 77; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cce-e2e-bad.XXXXXX") || exit 1
+if [ -n "$E2E_KEEP" ]; then
+  echo "keeping $tmp"
+else
+  trap 'rm -rf "$tmp"' 0
+  trap 'exit 1' 1 2 13 15
+fi
+
+cce_cc () {
+  if [ -f "$CCE_CC" ]; then
+    if [ -x "$CCE_CC" ]; then "$CCE_CC" "$@"; else sh "$CCE_CC" "$@"; fi
+  else
+    $CC -I"$CCE_INCDIR" -flto -fplugin="$CCE_PLUGIN" -fno-ipa-icf "$@" \
+      -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce
+  fi
+}
+
+failed=0
+ok () { echo "ok:   $*"; }
+bad () { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+# decode_error WHAT NEEDLE ARGS...: cce-decode ARGS must exit non-zero with
+# exactly one line on stderr, containing NEEDLE.
+decode_error () {
+  what=$1 needle=$2
+  shift 2
+  "$CCE_DECODE" "$@" >"$tmp/out" 2>"$tmp/err"
+  st=$?
+  nl=$(awk 'END { print NR }' "$tmp/err")
+  if [ "$st" -eq 0 ]; then
+    bad "$what: exit status 0"
+  elif [ "$st" -ge 126 ]; then
+    bad "$what: exit status $st (crash?)"
+  elif [ "$nl" -ne 1 ]; then
+    bad "$what: $nl lines on stderr, want 1:"
+    head -n 10 "$tmp/err" | sed 's/^/    /'
+  elif ! grep -F -q -e "$needle" "$tmp/err"; then
+    bad "$what: the error does not name '$needle': $(cat "$tmp/err")"
+  else
+    ok "$what: $(cat "$tmp/err")"
+  fi
+}
+
+# ---- a real program and log -------------------------------------------------
+cat >"$tmp/prog.c" <<'EOF'
+#include <cce.h>
+static volatile int sink;
+__attribute__ ((noinline)) static void leaf (unsigned t) { cce_log (t); }
+__attribute__ ((noinline)) static void mid (unsigned t) { leaf (t); sink++; }
+int
+main (void)
+{
+  for (unsigned i = 0; i < 5; i++)
+    mid (i);
+  leaf (10);
+  cce_log (11);
+  return 0;
+}
+EOF
+# The same program after a trivial change: one more call.
+awk '{ print } /cce_log \(11\);/ { print "  leaf (12);" }' "$tmp/prog.c" \
+  >"$tmp/prog2.c"
+cmp -s "$tmp/prog.c" "$tmp/prog2.c" && { echo "ERROR: sed failed"; exit 1; }
+
+if ! cce_cc -O2 "$tmp/prog.c" -o "$tmp/prog" >"$tmp/cc.log" 2>&1 \
+   || ! cce_cc -O2 "$tmp/prog2.c" -o "$tmp/prog2" >>"$tmp/cc.log" 2>&1; then
+  head -n 40 "$tmp/cc.log"
+  echo "FAIL: cannot build the test program"
+  exit 1
+fi
+if ! CCE_LOG="$tmp/good.log" "$tmp/prog" || [ ! -s "$tmp/good.log" ]; then
+  echo "FAIL: the test program did not write a log"
+  exit 1
+fi
+if ! "$CCE_DECODE" --format=records "$tmp/prog" "$tmp/good.log" \
+     >"$tmp/full.txt" 2>"$tmp/full.err" || [ -s "$tmp/full.err" ]; then
+  cat "$tmp/full.err"
+  echo "FAIL: cce-decode fails on a good log"
+  exit 1
+fi
+nrec=$(wc -l <"$tmp/full.txt")
+[ "$nrec" -eq 7 ] || bad "good log: $nrec records decoded, want 7"
+
+# ---- cce-decode on bad input ----------------------------------------------------
+printf 'this is not an ELF file\n' >"$tmp/not-elf"
+decode_error "program is not ELF" "$tmp/not-elf" \
+  --format=records "$tmp/not-elf" "$tmp/good.log"
+
+cp /bin/true "$tmp/true-copy"
+decode_error "ELF program without a dictionary" "$tmp/true-copy" \
+  --format=records "$tmp/true-copy" "$tmp/good.log"
+
+decode_error "log that does not exist" "$tmp/no-such.log" \
+  --format=records "$tmp/prog" "$tmp/no-such.log"
+
+size=$(wc -c <"$tmp/good.log")
+head -c $((size - 5)) "$tmp/good.log" >"$tmp/cut.log"
+decode_error "log cut in the middle of a record" "$tmp/cut.log" \
+  --format=records "$tmp/prog" "$tmp/cut.log"
+head -n $((nrec - 1)) "$tmp/full.txt" >"$tmp/cut.want"
+if cmp -s "$tmp/cut.want" "$tmp/out"; then
+  ok "log cut in the middle of a record: the $((nrec - 1)) complete records are printed"
+else
+  bad "log cut in the middle of a record: not the complete records:"
+  diff -u "$tmp/cut.want" "$tmp/out" | head -n 20 | sed 's/^/    /'
+fi
+
+head -c 10 "$tmp/good.log" >"$tmp/cut-header.log"
+decode_error "log cut in its header" "$tmp/cut-header.log" \
+  --format=records "$tmp/prog" "$tmp/cut-header.log"
+[ -s "$tmp/out" ] && bad "log cut in its header: records printed"
+
+# The log of prog decoded with prog2: the error may name either file.
+"$CCE_DECODE" --format=records "$tmp/prog2" "$tmp/good.log" \
+  >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 0 ] || [ "$st" -ge 126 ]; then
+  bad "log of another build: exit status $st"
+elif [ "$(awk 'END { print NR }' "$tmp/err")" -ne 1 ]; then
+  bad "log of another build: $(awk 'END { print NR }' "$tmp/err") lines on stderr, want 1"
+  head -n 10 "$tmp/err" | sed 's/^/    /'
+elif ! grep -F -q -e "$tmp/good.log" -e "$tmp/prog2" "$tmp/err"; then
+  bad "log of another build: the error names neither file: $(cat "$tmp/err")"
+else
+  ok "log of another build: $(cat "$tmp/err")"
+fi
+[ -s "$tmp/out" ] && bad "log of another build: records printed"
+
+decode_error "unknown --format" "bogus" \
+  --format=bogus "$tmp/prog" "$tmp/good.log"
+
+# ---- the plugin on a bad argument -----------------------------------------------
+cce_cc -O2 -fplugin-arg-cce-bogus=1 "$tmp/prog.c" -o "$tmp/prog-bogus" \
+  >"$tmp/bogus.log" 2>&1
+st=$?
+if grep -q "internal compiler error" "$tmp/bogus.log"; then
+  bad "plugin argument 'bogus': internal compiler error"
+  head -n 20 "$tmp/bogus.log" | sed 's/^/    /'
+elif [ "$st" -eq 0 ]; then
+  bad "plugin argument 'bogus': the compilation succeeded"
+elif ! grep -q bogus "$tmp/bogus.log"; then
+  bad "plugin argument 'bogus': no diagnostic names it:"
+  head -n 20 "$tmp/bogus.log" | sed 's/^/    /'
+else
+  ok "plugin argument 'bogus': $(grep bogus "$tmp/bogus.log" | head -n 1)"
+fi
+
+[ "$failed" -eq 0 ]

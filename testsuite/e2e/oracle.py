@@ -1,0 +1,219 @@
+# oracle.py -- the independent oracle of the end-to-end tests.
+#
+# A gdb Python script:
+#
+#   CCE_ORACLE_OUT=FILE gdb -q -batch -nx -x oracle.py --args ./prog.O0 ARGS
+#
+# runs PROG (an -O0 -g build of a test program, without the plugin, linked
+# against libcce so that cce_log exists), stops at every call of cce_log,
+# and writes for each one the calling context gdb sees, in the records
+# format of "cce-decode --format=records":
+#
+#   THREAD<TAB>TAG<TAB>PATH
+#
+# PATH is the source functions root first joined by ';', the last one the
+# caller of cce_log.  Inlined frames (always_inline at -O0) are frames.
+# Frames of code outside the program (libc, ld.so, the signal trampoline)
+# are external: the external frames at the outer end (_start,
+# __libc_start_main, start_thread, clone3, ...) are dropped, and every run
+# of consecutive external frames between two frames of the program becomes
+# one frame named by the library function the program called (found from
+# the program's call instruction, e.g. "call qsort@plt").  THREAD numbers
+# threads 1, 2, ... in the order of their first cce_log.
+#
+# Nothing here knows anything about cce beyond the name and signature of
+# cce_log.  Records go to $CCE_ORACLE_OUT (default: stdout).  gdb exits
+# with status 0 if the program ran to completion with exit status 0, else
+# non-zero.
+
+import os
+import re
+import sys
+
+import gdb
+
+out_path = os.environ.get("CCE_ORACLE_OUT")
+out = open(out_path, "w") if out_path else sys.stdout
+
+thread_numbers = {}     # gdb global thread number -> 1, 2, ...
+records = 0
+max_depth = 0
+exit_code = None
+failure = None
+
+INTERNAL_TYPES = (gdb.NORMAL_FRAME, gdb.INLINE_FRAME)
+
+
+def is_internal(frame):
+    """Is FRAME code of the program itself (compiled with -g)?"""
+    if frame.type() not in INTERNAL_TYPES:
+        return False
+    if gdb.solib_name(frame.pc()) is not None:
+        return False
+    fn = frame.function()
+    return fn is not None
+
+
+def frame_name(frame):
+    fn = frame.function()
+    if fn is not None:
+        return fn.name
+    name = frame.name()
+    return name if name else "??"
+
+
+def called_function(caller):
+    """Name of the function that CALLER (a frame of the program) called at
+    the call whose return address is CALLER.pc(), from the call
+    instruction; None if it cannot be determined."""
+    arch = caller.architecture()
+    pc = caller.pc()
+    # x86-64: call rel32 (5), call *disp32(%rip) (6), call *%reg (2/3).
+    # aarch64: bl (4).
+    for length in (5, 4, 6, 2, 3, 7):
+        try:
+            insn = arch.disassemble(pc - length, count=1)[0]
+        except gdb.error:
+            continue
+        if insn["length"] != length:
+            continue
+        asm = insn["asm"]
+        if not (asm.startswith("call") or asm.startswith("bl")):
+            continue
+        m = re.search(r"<([^>+@]+)(@plt)?(\+\d+)?>", asm)
+        if m and not m.group(3):
+            return m.group(1)
+    return None
+
+
+def external_name(run, caller):
+    """RUN: consecutive external frames, innermost first; CALLER: the frame
+    of the program that called into the outermost of them."""
+    name = called_function(caller) if caller is not None else None
+    if name:
+        return name
+    # Fall back on gdb's name of the outermost external frame.
+    name = frame_name(run[-1])
+    name = re.sub(r"^__GI_+", "", name)
+    return name
+
+
+def walk(start):
+    """Frames from START outward, as (frame, internal) pairs."""
+    frames = []
+    f = start
+    while f is not None:
+        frames.append((f, is_internal(f)))
+        f = f.older()
+    return frames
+
+
+def context(start):
+    frames = walk(start)
+    # Drop external frames at the outer end.
+    while frames and not frames[-1][1]:
+        frames.pop()
+    path = []          # innermost first
+    i = 0
+    n = len(frames)
+    while i < n:
+        f, internal = frames[i]
+        if internal:
+            path.append(frame_name(f))
+            i += 1
+            continue
+        j = i
+        while j < n and not frames[j][1]:
+            j += 1
+        run = [fr for fr, _ in frames[i:j]]
+        caller = frames[j][0] if j < n else None
+        path.append(external_name(run, caller))
+        i = j
+    path.reverse()
+    return path, len(frames)
+
+
+def read_tag(frame):
+    arch = frame.architecture().name()
+    if "x86-64" in arch:
+        return int(frame.read_register("rdi")) & 0xffffffff
+    if "aarch64" in arch:
+        return int(frame.read_register("x0")) & 0xffffffff
+    return int(frame.read_var("tag")) & 0xffffffff
+
+
+class LogBreakpoint(gdb.Breakpoint):
+    def stop(self):
+        global records, max_depth, failure
+        try:
+            frame = gdb.newest_frame()
+            tag = read_tag(frame)
+            path, depth = context(frame.older())
+            thr = gdb.selected_thread().global_num
+            if thr not in thread_numbers:
+                thread_numbers[thr] = len(thread_numbers) + 1
+            out.write("%d\t%u\t%s\n"
+                      % (thread_numbers[thr], tag, ";".join(path)))
+            records += 1
+            max_depth = max(max_depth, depth)
+        except Exception as e:      # report, never stop silently
+            failure = "oracle: error at a cce_log stop: %r" % (e,)
+            return True
+        return False
+
+
+def on_exit(event):
+    global exit_code
+    exit_code = getattr(event, "exit_code", None)
+
+
+def fail(msg):
+    sys.stderr.write("oracle: %s\n" % msg)
+    sys.stderr.flush()
+    gdb.execute("kill", to_string=True)
+    gdb.execute("quit 2")
+
+
+def main():
+    for cmd in ("set pagination off", "set confirm off",
+                "set print thread-events off",
+                "set print inferior-events off",
+                "set debuginfod enabled off",
+                "set backtrace past-main off",
+                "set backtrace limit unlimited",
+                # Signals the test programs use on purpose go straight to
+                # the program; others (SIGSEGV...) stop it, and then it
+                # does not exit normally: a failure.
+                "handle SIGUSR1 SIGUSR2 SIGALRM SIGCHLD SIGPIPE"
+                " nostop noprint pass"):
+        try:
+            gdb.execute(cmd, to_string=True)
+        except gdb.error:
+            pass
+    gdb.events.exited.connect(on_exit)
+
+    # Run to main so that libcce is loaded, then stop on the first
+    # instruction of the real cce_log (not a PLT stub), where the tag is
+    # still in the first argument register.
+    gdb.execute("tbreak main", to_string=True)
+    gdb.execute("run", to_string=True)
+    if exit_code is not None:
+        fail("the program exited before main")
+    try:
+        addr = int(gdb.parse_and_eval("&cce_log"))
+    except gdb.error as e:
+        fail("cce_log not found: %s" % e)
+    LogBreakpoint("*%#x" % addr, internal=True)
+    gdb.execute("continue")
+    if failure is not None:
+        fail(failure)
+    if exit_code is None:
+        fail("the program did not exit normally")
+    out.flush()
+    sys.stderr.write("oracle: %d records, deepest stack %d frames, exit %d\n"
+                     % (records, max_depth, exit_code))
+    sys.stderr.flush()
+    gdb.execute("quit %d" % (0 if exit_code == 0 else 1))
+
+
+main()

@@ -1,0 +1,235 @@
+#!/bin/sh
+# run-e2e.sh NAME -- one end-to-end test of cce against an independent
+# oracle.
+#
+# For the test program NAME:
+#   1. build it at -O0 -g WITHOUT the plugin (linked against libcce so that
+#      cce_log exists) and run it under gdb with oracle.py, which writes
+#      the calling context of every cce_log call as gdb sees it;
+#   2. for each of -O1 -O2 -O3, with default LTO partitioning and with
+#      -flto-partition=none, build it with the plugin (testsuite/cce-cc),
+#      run it with CCE_LOG set, decode the log with
+#      "cce-decode --format=records", and compare with the oracle: line by
+#      line for single-threaded programs, per thread as a multiset of
+#      record sequences for multi-threaded ones.
+#
+# Exit status: 0 all variants match, 1 some failed, 77 skipped (reason
+# printed: no gdb, gdb without Python).
+#
+# Environment (set by testsuite/Makefile.am; defaults for running by hand
+# from a build in the source tree): CCE_PLUGIN CCE_RTDIR CCE_INCDIR
+# CCE_DECODE CCE_SRCDIR CCE_BUILDDIR CCE_CC GDB CC srcdir.
+# Knobs for debugging:
+#   E2E_VARIANTS="O2:none O3:default"   run only these variants
+#   E2E_ORACLE_ONLY=1                   print the oracle's records, stop
+#   E2E_KEEP=1                          keep the temporary directory
+#   E2E_TMPDIR=DIR                      where to make it (default TMPDIR)
+
+name=${1:?usage: run-e2e.sh NAME}
+
+here=$(cd "$(dirname "$0")" && pwd)
+: "${CCE_SRCDIR:=$(cd "$here/../.." && pwd)}"
+: "${CCE_BUILDDIR:=$CCE_SRCDIR}"
+: "${CCE_PLUGIN:=$CCE_BUILDDIR/plugin/.libs/cce.so}"
+: "${CCE_RTDIR:=$CCE_BUILDDIR/rt/.libs}"
+: "${CCE_INCDIR:=$CCE_SRCDIR/rt}"
+: "${CCE_DECODE:=$CCE_BUILDDIR/decode/cce-decode}"
+: "${CCE_CC:=$CCE_SRCDIR/testsuite/cce-cc}"
+: "${CC:=gcc}"
+GDB=${GDB-gdb}
+unset CCE_LOG
+
+skip () { echo "SKIP: $name: $*"; exit 77; }
+hard () { echo "ERROR: $name: $*"; exit 1; }
+
+# ---- the test programs --------------------------------------------------
+# srcs: sources relative to $here; libs: extra link flags; cmp: exact or
+# threads; gen: generator to run (sources then come from its output).
+libs= cmp=exact gen=
+case $name in
+  multi_tu)  srcs="multi_tu.c multi_tu_b.c multi_tu_c.c" ;;
+  inline)    srcs=inline.c ;;
+  clones)    srcs=clones.c ;;
+  recursion) srcs=recursion.c ;;
+  tailcall)  srcs=tailcall.c ;;
+  noreturn)  srcs=noreturn.c ;;
+  fnptr)     srcs=fnptr.c ;;
+  threads)   srcs=threads.c libs=-pthread cmp=threads ;;
+  bigprog)   gen=gen-bigprog.sh ;;
+  *)         hard "unknown test program '$name'" ;;
+esac
+
+# ---- what we need ---------------------------------------------------------
+[ -n "$GDB" ] || skip "no gdb (GDB is empty)"
+command -v "$GDB" >/dev/null 2>&1 || skip "gdb '$GDB' not found"
+"$GDB" -q -nx -batch -ex 'python print("cce-py-ok")' 2>/dev/null \
+  | grep -q cce-py-ok || skip "$GDB has no Python support"
+[ -f "$CCE_INCDIR/cce.h" ] || hard "no $CCE_INCDIR/cce.h"
+ls "$CCE_RTDIR"/libcce.so* >/dev/null 2>&1 \
+  || ls "$CCE_RTDIR"/libcce.a >/dev/null 2>&1 || hard "no libcce in $CCE_RTDIR"
+if [ -z "$E2E_ORACLE_ONLY" ]; then
+  [ -f "$CCE_PLUGIN" ] || hard "no plugin $CCE_PLUGIN"
+  [ -x "$CCE_DECODE" ] || hard "no decoder $CCE_DECODE"
+fi
+have_timeout=
+command -v timeout >/dev/null 2>&1 && have_timeout=1
+limit () { # SECONDS CMD...: run CMD, killed after SECONDS if possible
+  t=$1; shift
+  if [ -n "$have_timeout" ]; then timeout -k 10 "$t" "$@"; else "$@"; fi
+}
+# The recursion test goes 100000 calls deep.
+ulimit -s 262144 2>/dev/null || ulimit -s unlimited 2>/dev/null || :
+
+tmp=$(mktemp -d "${E2E_TMPDIR:-${TMPDIR:-/tmp}}/cce-e2e-$name.XXXXXX") \
+  || hard "cannot make a temporary directory"
+if [ -n "$E2E_KEEP" ]; then
+  echo "keeping $tmp"
+else
+  trap 'rm -rf "$tmp"' 0
+  trap 'exit 1' 1 2 13 15
+fi
+
+now () { date +%s; }
+t_start=$(now)
+
+# ---- sources ----------------------------------------------------------------
+extra_cflags=
+if [ -n "$gen" ]; then
+  sh "$here/$gen" "$tmp/src" >"$tmp/gen.log" 2>&1 \
+    || { cat "$tmp/gen.log"; hard "$gen failed"; }
+  set -- "$tmp"/src/*.c
+  extra_cflags="-I$tmp/src"
+else
+  set --
+  for s in $srcs; do set -- "$@" "$here/$s"; done
+fi
+# "$@" is now the list of sources.
+
+# Print FILE, shortening lines of more than 240 characters (the contexts
+# of the deep recursion have 100000 frames).
+show () {
+  awk '{ if (length ($0) > 240)
+           print substr ($0, 1, 120) " ...[" gsub (/;/, ";") + 1 \
+                 " frames]... " substr ($0, length ($0) - 80);
+         else print }' "$@"
+}
+
+# Canonical form of a records file for a multi-threaded program: each
+# thread's records in order as one block, the blocks sorted, threads
+# renumbered in that order.
+canon_threads () {
+  awk -F '\t' '{ t = $1; sub (/^[^\t]*\t/, "");
+                 if (!(t in blk)) order[++n] = t;
+                 blk[t] = blk[t] $0 "\036" }
+               END { for (i = 1; i <= n; i++) print blk[order[i]] }' "$1" \
+    | LC_ALL=C sort \
+    | awk '{ k = split ($0, a, "\036");
+             for (i = 1; i < k; i++) printf "%d\t%s\n", NR, a[i] }'
+}
+
+# ---- the oracle ---------------------------------------------------------------
+echo "== $name: oracle (-O0 build under gdb)"
+if ! $CC -O0 -g -fno-lto -I"$CCE_INCDIR" $extra_cflags "$@" -o "$tmp/prog.O0" \
+     -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce $libs >"$tmp/cc.O0.log" 2>&1
+then
+  cat "$tmp/cc.O0.log"
+  hard "the -O0 build failed"
+fi
+if ! (cd "$tmp" && CCE_LOG="$tmp/O0.log" CCE_ORACLE_OUT="$tmp/oracle.txt" \
+      limit 900 "$GDB" -q -batch -nx -x "$here/oracle.py" \
+      --args "$tmp/prog.O0") >"$tmp/gdb.log" 2>&1
+then
+  tail -n 30 "$tmp/gdb.log"
+  hard "the oracle failed"
+fi
+grep '^oracle:' "$tmp/gdb.log"
+n_oracle=$(wc -l <"$tmp/oracle.txt")
+[ "$n_oracle" -gt 0 ] || hard "the oracle saw no cce_log call"
+if [ -n "$E2E_ORACLE_ONLY" ]; then
+  show "$tmp/oracle.txt"
+  exit 0
+fi
+if [ "$cmp" = threads ]; then
+  canon_threads "$tmp/oracle.txt" >"$tmp/expected"
+else
+  cp "$tmp/oracle.txt" "$tmp/expected"
+fi
+echo "   $n_oracle records ($(($(now) - t_start))s)"
+
+# ---- the instrumented variants --------------------------------------------------
+cce_cc () {
+  if [ -f "$CCE_CC" ]; then
+    if [ -x "$CCE_CC" ]; then "$CCE_CC" "$@"; else sh "$CCE_CC" "$@"; fi
+  else
+    # What testsuite/cce-cc does.
+    $CC -I"$CCE_INCDIR" -flto -fplugin="$CCE_PLUGIN" -fno-ipa-icf "$@" \
+      -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce
+  fi
+}
+
+fail () {
+  echo "FAIL: $tag: $*"
+  failed=$((failed + 1))
+}
+
+variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none"}
+failed=0 passed=0
+for v in $variants; do
+  opt=${v%%:*} part=${v#*:}
+  case $part in
+    default) pflag= ;;
+    *)       pflag=-flto-partition=$part ;;
+  esac
+  tag="$name -$opt ${pflag:-(default partitioning)}"
+  t0=$(now)
+  exe="$tmp/prog.$opt.$part"
+  log="$tmp/$opt.$part.log"
+  if ! cce_cc -"$opt" $pflag $extra_cflags "$@" -o "$exe" $libs \
+       >"$tmp/cc.$opt.$part.log" 2>&1; then
+    head -n 40 "$tmp/cc.$opt.$part.log"
+    fail "compilation failed"
+    continue
+  fi
+  rm -f "$log"
+  (cd "$tmp" && CCE_LOG="$log" limit 300 "$exe") \
+    >"$tmp/run.$opt.$part.out" 2>&1
+  st=$?
+  if [ "$st" -ne 0 ]; then
+    tail -n 20 "$tmp/run.$opt.$part.out"
+    fail "the instrumented program failed (exit status $st)"
+    continue
+  fi
+  [ -f "$log" ] || { fail "the instrumented program wrote no log"; continue; }
+  limit 60 "$CCE_DECODE" --format=records "$exe" "$log" \
+    >"$tmp/decoded.$opt.$part" 2>"$tmp/decode.$opt.$part.err"
+  st=$?
+  if [ "$st" -ne 0 ]; then
+    head -n 20 "$tmp/decode.$opt.$part.err"
+    fail "cce-decode failed (exit status $st$(
+      [ "$st" -eq 124 ] && echo ": timed out after 60s"))"
+    continue
+  fi
+  if [ -s "$tmp/decode.$opt.$part.err" ]; then
+    head -n 20 "$tmp/decode.$opt.$part.err"
+    fail "cce-decode wrote to stderr"
+    continue
+  fi
+  if [ "$cmp" = threads ]; then
+    canon_threads "$tmp/decoded.$opt.$part" >"$tmp/got.$opt.$part"
+  else
+    cp "$tmp/decoded.$opt.$part" "$tmp/got.$opt.$part"
+  fi
+  if diff -u "$tmp/expected" "$tmp/got.$opt.$part" \
+       >"$tmp/diff.$opt.$part" 2>&1; then
+    echo "PASS: $tag: $n_oracle contexts match ($(($(now) - t0))s)"
+    passed=$((passed + 1))
+  else
+    sed -e "1s|.*|--- oracle (gdb, -O0)|" \
+        -e "2s|.*|+++ cce-decode (-$opt ${pflag:-default})|" \
+        "$tmp/diff.$opt.$part" | show | head -n 80
+    fail "decoded contexts differ from the oracle"
+  fi
+done
+
+echo "== $name: $passed passed, $failed failed ($(($(now) - t_start))s)"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,36 @@
+## testsuite/e2e/tests.mk -- end-to-end tests, included by
+## testsuite/Makefile.am (paths relative to testsuite/).
+##
+## Each e2e/NAME.sh runs e2e/run-e2e.sh NAME: the program e2e/NAME*.c is
+## built with the plugin at -O1/-O2/-O3, with and without LTO partitioning,
+## its decoded log compared with the contexts gdb sees in an -O0 build
+## (e2e/oracle.py).  bigprog's sources are generated at test time by
+## e2e/gen-bigprog.sh.  bad-input.sh checks errors on bad input.
+
+E2E_TESTS = \
+	e2e/multi_tu.sh \
+	e2e/inline.sh \
+	e2e/clones.sh \
+	e2e/recursion.sh \
+	e2e/tailcall.sh \
+	e2e/noreturn.sh \
+	e2e/fnptr.sh \
+	e2e/threads.sh \
+	e2e/bigprog.sh \
+	e2e/bad-input.sh
+
+E2E_EXTRA = \
+	e2e/run-e2e.sh \
+	e2e/oracle.py \
+	e2e/gen-bigprog.sh \
+	e2e/multi_tu.h \
+	e2e/multi_tu.c \
+	e2e/multi_tu_b.c \
+	e2e/multi_tu_c.c \
+	e2e/inline.c \
+	e2e/clones.c \
+	e2e/recursion.c \
+	e2e/tailcall.c \
+	e2e/noreturn.c \
+	e2e/fnptr.c \
+	e2e/threads.c
