@@ -929,8 +929,14 @@ validate (struct cce_graph *g, char *err, size_t errlen)
     if (g->funcs[i].name >= g->nstrings || g->funcs[i].file >= g->nstrings)
       BAD ("dictionary: function %zu names a missing string", i);
   for (i = 0; i < g->nnodes; i++)
-    if (g->nodes[i].func >= g->nfuncs)
-      BAD ("dictionary: node %zu names a missing function", i);
+    {
+      if (g->nodes[i].func >= g->nfuncs)
+        BAD ("dictionary: node %zu names a missing function", i);
+      /* Indirect and external calls enter an entry node with id 0.  */
+      if ((g->nodes[i].flags & CCE_NODE_ENTRY)
+          && (!g->nodes[i].has_root || g->nodes[i].root != 0))
+        BAD ("dictionary: entry node %zu does not start at id 0", i);
+    }
   for (i = 0; i < g->nsites; i++)
     {
       const struct cce_site *s = &g->sites[i];
@@ -991,17 +997,25 @@ cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
   struct reader r = { text, text + len, 1, err, errlen, 0 };
   struct cce_graph *g;
   const char *nl;
-  char magic[16];
+  char magic[16], head[64];
   unsigned version;
   uint64_t stamp;
   size_t i;
   int nread = 0;
 
   nl = memchr (text, '\n', len);
+  /* The header is parsed from a NUL-terminated copy: TEXT may end exactly
+     at the end of readable memory.  */
+  if (nl && nl - text <= 60)
+    {
+      memcpy (head, text, (size_t) (nl - text));
+      head[nl - text] = 0;
+    }
   if (!nl || nl - text > 60
-      || sscanf (text, "%15s %u %16" SCNx64 "%n", magic, &version, &stamp,
+      || sscanf (head, "%15s %u %16" SCNx64 "%n", magic, &version, &stamp,
                  &nread) != 3
-      || strcmp (magic, CCE_DICT_MAGIC) != 0 || text + nread != nl)
+      || strcmp (magic, CCE_DICT_MAGIC) != 0 || head + nread != head + (nl - text)
+      || nl - text < 17 || strspn (nl - 16, "0123456789abcdef") != 16)
     {
       set_err (err, errlen, "not a cce dictionary");
       return NULL;

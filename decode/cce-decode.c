@@ -201,6 +201,10 @@ main (int argc, char **argv)
   if (!out)
     {
       error_line (output, err.msg);
+      if (of != stdout)
+        fclose (of);
+      cced_log_close (log);
+      cced_program_close (prog);
       return EXIT_USAGE;
     }
 

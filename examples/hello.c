@@ -7,6 +7,7 @@
    ("make demo" in the build tree does all three).  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <cce.h>
 
 /* util.c */
@@ -14,6 +15,7 @@ void chain_a (void);
 void chain_c (void);
 unsigned walk (unsigned n);
 void by_pointer (void);
+unsigned workload (unsigned long n);
 
 /* Small and static: GCC inlines it into its callers; each inlined copy is
    a distinct context, reported with the inlined frame.  */
@@ -33,8 +35,15 @@ run_callback (void)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  /* "hello N": run the call-heavy workload N steps instead (see util.c);
+     "make ratio" times it against an uninstrumented build.  */
+  if (argc > 1)
+    {
+      printf ("%u\n", workload (strtoul (argv[1], NULL, 10)));
+      return 0;
+    }
   chain_a ();           /* main > chain_a > chain_b > chain_c: tag 1 */
   chain_c ();           /* main > chain_c: tag 1 */
   walk (3);             /* main > walk > walk ...: tag 2, several depths */
