@@ -10,20 +10,28 @@
    instrumented by one plugin and linked against a runtime of another ABI
    fails at link time instead of producing wrong contexts at run time.
 
-   What instrumented code does (the plugin inserts this; ID is a register
-   copy of __cce_id loaded once at function entry):
+   What instrumented code does (the plugin inserts this; ID and D are
+   register copies of __cce_tls[CCE_TLS_ID] and [CCE_TLS_DEPTH], loaded once
+   at function entry; every call leaves both as it found them):
 
      direct edge, addition value AV != 0:
-         __cce_id = ID + AV;  callee ();  __cce_id = ID;
+         tls[ID] = ID + AV;  callee ();  tls[ID] = ID;
      direct edge, AV == 0:
          callee ();                               (no code at all)
      ccStack edge (back edge, overflow cut, indirect call, or a call to
      code outside the program that may call back into it):
-         __cce_push (ID, SITE, ENTRY);  callee ();  __cce_pop (ID);
+         if (D >= tls[CAP]) __cce_grow ();        (cold)
+         tls[DEPTH] = D + 1;
+         base = (struct cce_log_frame *) tls[BASE];
+         base[D].id = ID;  base[D].site = SITE;
+         tls[ID] = ENTRY;
+         callee ();
+         tls[DEPTH] = D;  tls[ID] = ID;
        where ENTRY is the id the callee starts its segment with: the
        callee's root value for a back edge, 0 for an indirect or external
        call (every function that can be entered that way reserves id 0 for
-       "segment start").
+       "segment start").  The stores are volatile, in this order: the slot
+       is reserved before it is written.
      noreturn callee: only the "before" half.
      cce_log (TAG) in instrumented code is rewritten to
          __cce_log_at (TAG, SITE)
@@ -33,25 +41,36 @@
 #ifndef CCE_ABI_H
 #define CCE_ABI_H
 
-#define CCE_ABI_VERSION 1
+#define CCE_ABI_VERSION 2
 
-/* __thread uint64_t __cce_id;  initial-exec TLS, defined in libcce.
-   The context number of the function currently running, relative to the
-   segment that starts at the top of the ccStack.  */
-#define CCE_SYM_ID "__cce_id"
+/* __thread uint64_t __cce_tls[CCE_TLS_WORDS];  initial-exec TLS, defined
+   in libcce.  One block, so that a function needs one TLS address.  */
+#define CCE_SYM_TLS "__cce_tls"
+#define CCE_TLS_ID 0      /* context number of the running function,
+                             relative to the segment that starts at the top
+                             of the ccStack */
+#define CCE_TLS_DEPTH 1   /* ccStack entries in use */
+#define CCE_TLS_CAP 2     /* entries the ccStack has room for */
+#define CCE_TLS_BASE 3    /* struct cce_log_frame *: the ccStack, bottom
+                             first (cce-format.h) */
+#define CCE_TLS_WORDS 4
 
-/* void __cce_push_v1 (uint64_t id, uint64_t site, uint64_t entry);
-   Push (ID, SITE) on the calling thread's ccStack and set __cce_id = ENTRY.
-   nothrow, leaf.  */
-#define CCE_SYM_PUSH "__cce_push_v1"
+/* void __cce_grow_v2 (void);
+   Make room for one more ccStack entry (CAP > DEPTH afterwards).  Entries
+   below DEPTH keep their place unless the reservation is exhausted.
+   Aborts with a message when memory is exhausted.  nothrow, leaf.  */
+#define CCE_SYM_GROW "__cce_grow_v2"
 
-/* void __cce_pop_v1 (uint64_t id);
-   Drop the top ccStack entry and set __cce_id = ID.  nothrow, leaf.  */
-#define CCE_SYM_POP "__cce_pop_v1"
+/* void __cce_push_v2 (uint64_t id, uint64_t site, uint64_t entry);
+   void __cce_pop_v2 (uint64_t id);
+   The ccStack edge code above as functions, for code that is not
+   instrumented by the plugin (tests, hand-written glue).  */
+#define CCE_SYM_PUSH "__cce_push_v2"
+#define CCE_SYM_POP "__cce_pop_v2"
 
-/* void __cce_log_at_v1 (unsigned tag, uint64_t site);
+/* void __cce_log_at_v2 (unsigned tag, uint64_t site);
    cce_log (TAG) as seen from the log call site SITE.  nothrow, leaf.  */
-#define CCE_SYM_LOG_AT "__cce_log_at_v1"
+#define CCE_SYM_LOG_AT "__cce_log_at_v2"
 
 /* The public logging function the plugin recognises and rewrites.  */
 #define CCE_SYM_LOG "cce_log"
@@ -68,10 +87,12 @@
 
 #if defined CCE_RUNTIME
 #include <stdint.h>
-extern __thread uint64_t __cce_id __attribute__ ((tls_model ("initial-exec")));
-void __cce_push_v1 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_pop_v1 (uint64_t id);
-void __cce_log_at_v1 (unsigned tag, uint64_t site);
+extern __thread uint64_t __cce_tls[CCE_TLS_WORDS]
+  __attribute__ ((tls_model ("initial-exec")));
+void __cce_grow_v2 (void);
+void __cce_push_v2 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_pop_v2 (uint64_t id);
+void __cce_log_at_v2 (unsigned tag, uint64_t site);
 extern const char __cce_dict[] __attribute__ ((weak));
 #endif
 

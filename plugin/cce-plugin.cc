@@ -13,17 +13,22 @@
      4. emits the decoding dictionary as the variable __cce_dict.
 
    Before and after, for a function g with a hot call of f (av 0), a cold
-   call of f (av 3), a recursive call of g and a cce_log:
+   call of f (av 3), a recursive call of g and a cce_log (T is the TLS
+   block __cce_tls of cce-abi.h):
 
        void g (int n)                void g (int n)
        {                             {
-                                       uint64_t id = __cce_id;      (1)
+                                       id = T[ID]; d = T[DEPTH];    (1)
          f ();                           f ();                      (2)
-         if (n) f ();                    if (n) { __cce_id = id + 3; f ();
-                                                  __cce_id = id; }  (3)
-         if (n) g (n - 1);               if (n) { __cce_push (id, 7, 0);
-                                                  g (n - 1);
-                                                  __cce_pop (id); } (4)
+         if (n) f ();                    if (n) { T[ID] = id + 3; f ();
+                                                  T[ID] = id; }     (3)
+         if (n) g (n - 1);               if (n) {
+                                           if (d >= T[CAP]) __cce_grow ();
+                                           T[DEPTH] = d + 1;
+                                           T[BASE][d] = { id, 7 };
+                                           T[ID] = ROOT (g);
+                                           g (n - 1);
+                                           T[DEPTH] = d; T[ID] = id; } (4)
          cce_log (1);                    __cce_log_at (1, 9);       (5)
        }                             }
 
@@ -63,9 +68,9 @@ static const char *opt_dump_file;
 /* ------------------------------------------------------------------ */
 /* Declarations of the runtime ABI (cce-abi.h), built once per lto1.  */
 
-static tree id_decl;      /* __thread uint64_t __cce_id */
+static tree tls_decl;     /* __thread uint64_t __cce_tls[CCE_TLS_WORDS] */
+static tree grow_decl;    /* void __cce_grow (void) */
 static tree push_decl;    /* void __cce_push (uint64_t, uint64_t, uint64_t) */
-static tree pop_decl;     /* void __cce_pop (uint64_t) */
 static tree log_at_decl;  /* void __cce_log_at (unsigned, uint64_t) */
 
 /* Build an external, nothrow, leaf function declaration NAME of TYPE.  */
@@ -85,30 +90,53 @@ static void
 build_runtime_decls (void)
 {
   tree u64 = long_long_unsigned_type_node;
+  tree type = build_array_type_nelts (u64, CCE_TLS_WORDS);
 
-  id_decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
-                        get_identifier (CCE_SYM_ID), u64);
-  TREE_PUBLIC (id_decl) = 1;
-  DECL_EXTERNAL (id_decl) = 1;
-  DECL_ARTIFICIAL (id_decl) = 1;
-  TREE_STATIC (id_decl) = 0;
+  tls_decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
+                         get_identifier (CCE_SYM_TLS), type);
+  TREE_PUBLIC (tls_decl) = 1;
+  DECL_EXTERNAL (tls_decl) = 1;
+  DECL_ARTIFICIAL (tls_decl) = 1;
+  TREE_STATIC (tls_decl) = 0;
+  TREE_ADDRESSABLE (tls_decl) = 1;
   /* lto1 believes every output is a shared object; the runtime defines the
      variable in libcce, loaded at start-up, so initial-exec is right for
      both executables and shared objects linked against it.  */
-  set_decl_tls_model (id_decl, TLS_MODEL_INITIAL_EXEC);
-  varpool_node::get_create (id_decl);
+  set_decl_tls_model (tls_decl, TLS_MODEL_INITIAL_EXEC);
+  varpool_node::get_create (tls_decl);
 
+  grow_decl = build_runtime_fn (CCE_SYM_GROW,
+                                build_function_type_list (void_type_node,
+                                                          NULL_TREE));
   push_decl = build_runtime_fn (CCE_SYM_PUSH,
                                 build_function_type_list (void_type_node, u64,
                                                           u64, u64,
                                                           NULL_TREE));
-  pop_decl = build_runtime_fn (CCE_SYM_POP,
-                               build_function_type_list (void_type_node, u64,
-                                                         NULL_TREE));
   log_at_decl = build_runtime_fn (CCE_SYM_LOG_AT,
                                   build_function_type_list (void_type_node,
                                                             unsigned_type_node,
                                                             u64, NULL_TREE));
+}
+
+/* A reference to the 64-bit word at byte OFFSET from the address ADDR,
+   volatile if VOLATILE_P.  */
+static tree
+word_ref (tree addr, unsigned offset, bool volatile_p)
+{
+  tree type = long_long_unsigned_type_node;
+  if (volatile_p)
+    type = build_qualified_type (type, TYPE_QUAL_VOLATILE);
+  tree ref = build2 (MEM_REF, type, addr,
+                     build_int_cst (build_pointer_type (type), offset));
+  TREE_THIS_VOLATILE (ref) = volatile_p;
+  return ref;
+}
+
+/* A reference to word K of the TLS block.  */
+static tree
+tls_ref (unsigned k, bool volatile_p)
+{
+  return word_ref (build_fold_addr_expr (tls_decl), 8 * k, volatile_p);
 }
 
 /* ------------------------------------------------------------------ */
@@ -322,37 +350,122 @@ insert_after_call (gimple *stmt, gimple_seq seq)
       }
 }
 
+/* Insert before the call at *GSI the "before" half of a ccStack edge
+   (cce-abi.h): reserve ccStack slot D, growing the stack on the cold path,
+   write (ID, SITE) into it and enter the callee's segment with ENTRY.  The
+   call ends up in a new basic block; *GSI points at it again on return.  */
+static void
+insert_push (gimple_stmt_iterator *gsi, tree id, tree d, uint64_t site,
+             uint64_t entry)
+{
+  tree u64 = long_long_unsigned_type_node;
+  gimple *call = gsi_stmt (*gsi);
+  location_t loc = gimple_location (call);
+
+  /* if (d >= T[CAP]) -- the grow branch.  */
+  tree cap = make_ssa_name (u64);
+  gimple *ldcap = gimple_build_assign (cap, tls_ref (CCE_TLS_CAP, true));
+  gcond *cond = gimple_build_cond (GE_EXPR, d, cap, NULL_TREE, NULL_TREE);
+  gimple_set_location (cond, loc);
+  gsi_insert_before (gsi, ldcap, GSI_SAME_STMT);
+  gsi_insert_before (gsi, cond, GSI_SAME_STMT);
+
+  basic_block bb = gimple_bb (cond);
+  edge fall = split_block (bb, cond);
+  basic_block join = fall->dest;
+  basic_block grow_bb = create_empty_bb (bb);
+  fall->flags = EDGE_FALSE_VALUE;
+  edge e = make_edge (bb, grow_bb, EDGE_TRUE_VALUE);
+  e->probability = profile_probability::very_unlikely ();
+  fall->probability = e->probability.invert ();
+  grow_bb->count = bb->count.apply_probability (e->probability);
+  edge back = make_single_succ_edge (grow_bb, join, EDGE_FALLTHRU);
+  (void) back;
+  if (current_loops)
+    add_bb_to_loop (grow_bb, bb->loop_father);
+  gimple_stmt_iterator g = gsi_start_bb (grow_bb);
+  gcall *grow = gimple_build_call (grow_decl, 0);
+  gimple_set_location (grow, loc);
+  gsi_insert_after (&g, grow, GSI_NEW_STMT);
+
+  /* T[DEPTH] = d + 1; base = T[BASE]; base[d] = { id, site };
+     T[ID] = entry.  */
+  gimple_seq seq = NULL;
+  tree d1 = make_ssa_name (u64);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (d1, PLUS_EXPR, d,
+                                                  build_int_cst (u64, 1)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_ref (CCE_TLS_DEPTH,
+                                                           true), d1));
+  tree base = make_ssa_name (u64);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (base,
+                                                  tls_ref (CCE_TLS_BASE,
+                                                           true)));
+  tree off = make_ssa_name (u64);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (off, LSHIFT_EXPR, d,
+                                                  build_int_cst
+                                                  (integer_type_node, 4)));
+  tree addr_int = make_ssa_name (u64);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (addr_int, PLUS_EXPR, base,
+                                                  off));
+  tree ptype = build_pointer_type (u64);
+  tree addr = make_ssa_name (ptype);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (addr, NOP_EXPR, addr_int));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (word_ref (addr, 0, true),
+                                                  id));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (word_ref (addr, 8, true),
+                                                  build_int_cst (u64, site)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_ref (CCE_TLS_ID, false),
+                                                  build_int_cst (u64,
+                                                                 entry)));
+  for (gimple_stmt_iterator it = gsi_start (seq); !gsi_end_p (it);
+       gsi_next (&it))
+    gimple_set_location (gsi_stmt (it), loc);
+  *gsi = gsi_for_stmt (call);
+  gsi_insert_seq_before (gsi, seq, GSI_SAME_STMT);
+  *gsi = gsi_for_stmt (call);
+}
+
 /* Instrument the sites SITES[FIRST .. LAST) of one node.  */
 static void
 instrument_function (collector &c, size_t first, size_t last)
 {
   cgraph_node *node = c.sites[first].node;
   struct cce_graph *g = c.g;
-  bool needed = false;
+  bool needed = false, stack_sites = false;
+  tree u64 = long_long_unsigned_type_node;
 
   for (size_t i = first; i < last; i++)
     {
       const struct cce_site *s = &g->sites[c.sites[i].site];
       if (s->kind != CCE_SITE_DIRECT || s->av != 0)
         needed = true;
+      if (s->kind == CCE_SITE_BACK || s->kind == CCE_SITE_INDIRECT
+          || s->kind == CCE_SITE_EXTERNAL)
+        stack_sites = true;
     }
   if (!needed)
     return;
 
   push_cfun (DECL_STRUCT_FUNCTION (node->decl));
 
-  /* (1) Load the id once at function entry.  The load is volatile: it
-     belongs at entry, and GCC 12's sink pass crashes when it tries to sink
-     it into a block that ends in a noreturn call.  */
-  tree id = make_ssa_name (long_long_unsigned_type_node);
-  tree vtype = build_qualified_type (long_long_unsigned_type_node,
-                                     TYPE_QUAL_VOLATILE);
-  tree ref = build2 (MEM_REF, vtype, build_fold_addr_expr (id_decl),
-                     build_int_cst (build_pointer_type (vtype), 0));
-  TREE_THIS_VOLATILE (ref) = 1;
-  gimple *load = gimple_build_assign (id, ref);
-  gsi_insert_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
-                                                  (cfun)), load);
+  /* (1) Load the id, and the ccStack depth if needed, once at function
+     entry.  The loads are volatile: they belong at entry, and GCC 12's sink
+     pass crashes when it tries to sink such a load into a block that ends
+     in a noreturn call.  */
+  gimple_seq entry_seq = NULL;
+  tree id = make_ssa_name (u64);
+  gimple_seq_add_stmt (&entry_seq,
+                       gimple_build_assign (id, tls_ref (CCE_TLS_ID, true)));
+  tree d = NULL_TREE;
+  if (stack_sites)
+    {
+      d = make_ssa_name (u64);
+      gimple_seq_add_stmt (&entry_seq,
+                           gimple_build_assign (d, tls_ref (CCE_TLS_DEPTH,
+                                                            true)));
+    }
+  gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
+                                                      (cfun)), entry_seq);
 
   for (size_t i = first; i < last; i++)
     {
@@ -370,24 +483,41 @@ instrument_function (collector &c, size_t first, size_t last)
             continue;
           /* (3) Store id + av before, id after.  */
           {
-            tree sum = make_ssa_name (long_long_unsigned_type_node);
+            tree sum = make_ssa_name (u64);
             gimple_seq_add_stmt (&before,
                                  gimple_build_assign (sum, PLUS_EXPR, id,
                                                       u64_cst (s->av)));
-            gimple_seq_add_stmt (&before, gimple_build_assign (id_decl, sum));
-            gimple_seq_add_stmt (&after, gimple_build_assign (id_decl, id));
+            gimple_seq_add_stmt (&before,
+                                 gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                               false), sum));
+            gimple_seq_add_stmt (&after,
+                                 gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                               false), id));
           }
           break;
         case CCE_SITE_BACK:
         case CCE_SITE_INDIRECT:
         case CCE_SITE_EXTERNAL:
-          /* (4) Carry the context on the ccStack.  */
-          gimple_seq_add_stmt (&before,
-                               gimple_build_call (push_decl, 3, id,
-                                                  u64_cst (sn),
-                                                  u64_cst (cce_site_entry
-                                                           (g, sn))));
-          gimple_seq_add_stmt (&after, gimple_build_call (pop_decl, 1, id));
+          /* (4) Carry the context on the ccStack.  A noreturn call runs
+             at most once per call chain: it gets the out-of-line push, and
+             no new blocks (with them, GCC 12's VRP crashes on blocks that
+             end in a noreturn call).  */
+          if (gimple_call_noreturn_p (call))
+            {
+              gimple *p = gimple_build_call (push_decl, 3, id, u64_cst (sn),
+                                             u64_cst (cce_site_entry (g,
+                                                                      sn)));
+              gimple_set_location (p, gimple_location (call));
+              gsi_insert_before (&gsi, p, GSI_SAME_STMT);
+              continue;
+            }
+          insert_push (&gsi, id, d, sn, cce_site_entry (g, sn));
+          gimple_seq_add_stmt (&after,
+                               gimple_build_assign (tls_ref (CCE_TLS_DEPTH,
+                                                             true), d));
+          gimple_seq_add_stmt (&after,
+                               gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                             false), id));
           break;
         case CCE_SITE_LOG:
           /* (5) Tell the runtime which log site this is.  */
@@ -419,14 +549,16 @@ instrument_function (collector &c, size_t first, size_t last)
            gsi_next (&it))
         gimple_set_location (gsi_stmt (it), gimple_location (call));
       gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
+      for (gimple_stmt_iterator it = gsi_start (after); !gsi_end_p (it);
+           gsi_next (&it))
+        gimple_set_location (gsi_stmt (it), gimple_location (call));
       insert_after_call (call, after);
     }
 
   gsi_commit_edge_inserts ();
   mark_virtual_operands_for_renaming (cfun);
   update_ssa (TODO_update_ssa);
-  /* Edge inserts may have split edges: what was computed of the CFG is
-     stale.  */
+  /* New blocks and split edges: what was computed of the CFG is stale.  */
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
   if (current_loops)
@@ -521,7 +653,7 @@ cce_execute (void)
   c.g = cce_graph_new ();
   if (!c.g)
     fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
-  if (!id_decl)
+  if (!tls_decl)
     build_runtime_decls ();
 
   /* Step 1: nodes, then sites.  */

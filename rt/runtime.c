@@ -1,20 +1,24 @@
 /* runtime.c -- libcce, the cce runtime.
 
    Instrumented code keeps the calling context of each thread in two
-   pieces: __cce_id, the number of the context relative to the start of the
+   pieces: the id, the number of the context relative to the start of the
    current segment, and the ccStack, the (id, site) pairs of the calls that
-   started each segment (cce-abi.h).  This file owns both, and writes the
-   event log (cce-format.h, part 2): each cce_log call appends one record
-   with the thread number, the tag, the log site, __cce_id and a copy of the
-   ccStack.
+   started each segment.  Both live in one initial-exec TLS block,
+   __cce_tls (cce-abi.h): the id, the ccStack's depth, its capacity and its
+   base.  Instrumented code pushes and pops the ccStack inline and calls
+   __cce_grow_v2 only when the ccStack is full.  This file owns the block,
+   and writes the event log (cce-format.h, part 2): each cce_log call
+   appends one record with the thread number, the tag, the log site, the
+   id and a copy of the ccStack.
 
-   Threads.  Everything a thread needs lives in one initial-exec TLS struct
-   (cce_self), so the hot paths (__cce_push_v1, __cce_pop_v1, the fast path
-   of __cce_log_at_v1) take no lock and make no call.  Records go to a
-   per-thread buffer; a full buffer is appended to the file with write(2)
-   under the one global mutex, so a record is never split and the records
-   of a thread stay in order.  The file is opened at the first write that
-   has data, so a process that logs nothing leaves no file.
+   Threads.  Everything a thread needs lives in initial-exec TLS (__cce_tls
+   and cce_self), so the hot paths (the push and pop, inline or
+   __cce_push_v2 and __cce_pop_v2, and the fast path of __cce_log_at_v2)
+   take no lock and make no call.  Records go to a per-thread buffer; a
+   full buffer is appended to the file with write(2) under the one global
+   mutex, so a record is never split and the records of a thread stay in
+   order.  The file is opened at the first write that has data, so a
+   process that logs nothing leaves no file.
 
    No record is lost at exit.  A thread's buffer is written when the thread
    exits (pthread key destructor).  The main thread never runs key
@@ -28,6 +32,19 @@
 
    fork.  The child drops the records it inherited unwritten (the parent
    writes them) and logs to a file of its own: $CCE_LOG.PID, or cce-PID.log.
+   Its ccStack is left as it is: the child returns through the same frames.
+
+   The ccStack's memory.  A thread's first grow reserves a large region of
+   address space (CCE_STACK_RESERVE entries, 4 GiB; less if that fails or
+   if RLIMIT_AS is set) without memory, and makes its first
+   CCE_STACK_CHUNK entries read-write; each later grow doubles the
+   read-write part in place, with mprotect.  So entries never move, and a
+   push interrupted by a signal handler that grows the stack writes its
+   entry where it belongs.  Only a ccStack deeper than the whole
+   reservation moves, to a new region twice as large; see cce_stack_move
+   for what that costs a push a signal handler interrupts.  Regions are
+   unmapped when the thread exits (the key destructor, which the first
+   grow registers).
 
    Signals.  Memory comes from mmap, never malloc, so that nothing here
    depends on the state of the allocator.  While a thread is inside the
@@ -35,8 +52,8 @@
    signal handler that interrupts it does not touch the buffer or the lock:
    it copies its record into a fresh mapping and pushes that on a lock-free
    per-thread list, which the interrupted code appends to the buffer before
-   it returns.  ccStack arrays that grow are never unmapped while the
-   thread runs (a handler may grow the stack under a reader), and the grow
+   it returns.  A ccStack region that is outgrown is not unmapped while the
+   thread runs (a handler may move the stack under a reader), and the grow
    itself runs with signals blocked.  */
 
 #define _GNU_SOURCE
@@ -51,7 +68,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -68,12 +87,29 @@
 /* Bytes of a thread's record buffer.  */
 #define CCE_BUF_SIZE (64 * 1024)
 
-/* Frames of a thread's first ccStack array (one page); each grow doubles
-   it.  */
-#define CCE_STACK_MIN ((size_t) 4096 / sizeof (struct cce_log_frame))
+/* ccStack sizes, in entries (struct cce_log_frame, 16 bytes).  All are
+   powers of two.  */
 
-/* Most ccStack arrays a thread can have had (the count is bounded by
-   UINT32_MAX frames, the limit of a record's nstack).  */
+/* The read-write part of a thread's first reservation (64 KiB, or a page
+   if pages are larger); each grow doubles the read-write part.  */
+#define CCE_STACK_CHUNK ((size_t) 4096)
+
+/* What a thread's first grow tries to reserve (4 GiB of address space on
+   64-bit hosts), halving on failure down to CCE_STACK_CHUNK.  */
+#define CCE_STACK_RESERVE \
+  (sizeof (size_t) >= 8 ? (size_t) 1 << 28 : (size_t) 1 << 22)
+
+/* With RLIMIT_AS set, a first reservation takes at most this fraction of
+   it, so that the address space stays the program's.  */
+#define CCE_STACK_AS_SHARE 1024
+
+/* The deepest ccStack (a record's nstack is 32 bits, and its bytes must
+   fit a size_t).  */
+#define CCE_STACK_LIMIT \
+  (sizeof (size_t) >= 8 ? (size_t) 1 << 31 : (size_t) 1 << 25)
+
+/* Most regions a thread's ccStack can have outgrown: each holds at least
+   CCE_STACK_CHUNK entries and twice as many as the one before.  */
 #define CCE_STACK_LEVELS 32
 
 /* How long the final flush waits for a thread that is in the middle of
@@ -97,14 +133,16 @@ enum cce_thread_state
   CCE_THREAD_DIRECT     /* exited, or no buffer: write-through */
 };
 
-/* The state of one thread.  The first three fields are all that push and
-   pop touch.  */
+/* A ccStack region: BYTES bytes of address space at BASE.  */
+struct cce_region
+{
+  struct cce_log_frame *base;
+  size_t bytes;
+};
+
+/* The state of one thread besides __cce_tls.  */
 struct cce_thread
 {
-  struct cce_log_frame *stack;  /* ccStack, bottom first */
-  size_t depth;                 /* entries in use */
-  size_t cap;                   /* entries STACK has room for */
-
   char *buf;                    /* record buffer, CCE_BUF_SIZE bytes */
   size_t len;                   /* bytes of BUF in use */
   _Atomic int appending;        /* copying a record into BUF (no lock) */
@@ -118,12 +156,20 @@ struct cce_thread
   struct cce_thread *next;      /* thread list, under cce_lock */
   struct cce_thread **pprev;    /* NULL when not on the list */
 
-  struct cce_log_frame *retired[CCE_STACK_LEVELS]; /* outgrown stacks */
+  struct cce_log_frame *region; /* the ccStack's reservation, or NULL;
+                                   the ccStack is at its start */
+  size_t reserved;              /* entries REGION has address space for */
+  struct cce_region retired[CCE_STACK_LEVELS]; /* outgrown regions */
   unsigned nretired;
 };
 
-/* The context number of the running function (cce-abi.h).  */
-CCE_EXPORT __thread uint64_t __cce_id CCE_TLS = 0;
+/* The calling context of the running thread (cce-abi.h): [CCE_TLS_ID] the
+   id, [CCE_TLS_DEPTH] ccStack entries in use, [CCE_TLS_CAP] entries it has
+   room for, [CCE_TLS_BASE] its address.  All 0 at thread start, so the
+   first push grows the ccStack.  Aligned so that it sits in one cache
+   line.  */
+CCE_EXPORT __thread uint64_t __cce_tls[CCE_TLS_WORDS] CCE_TLS
+  __attribute__ ((aligned (4 * sizeof (uint64_t))));
 
 static __thread struct cce_thread cce_self CCE_TLS;
 
@@ -150,6 +196,7 @@ static int cce_key_ok;
 static pthread_once_t cce_key_once = PTHREAD_ONCE_INIT;
 
 static void cce_thread_exit (void *);
+static void cce_key_create (void);
 
 /* ------------------------------------------------------------------------
    Helpers that are async-signal-safe.
@@ -222,10 +269,187 @@ cce_map (size_t bytes)
    The ccStack.
    ------------------------------------------------------------------------ */
 
-/* Give the calling thread's ccStack room for one more entry: a new array
-   of twice the size.  The old array is kept (a signal handler may have
-   interrupted a reader of it) until the thread exits.  Aborts if there is
-   no memory.  */
+/* Word I of the calling thread's __cce_tls, accessed as the instrumented
+   code accesses it: every load and store happens, in order with the
+   others.  */
+#define CCE_TLS_WORD(I) (((volatile uint64_t *) __cce_tls)[I])
+
+/* The calling thread's ccStack.  */
+static inline struct cce_log_frame *
+cce_stack_base (void)
+{
+  return (struct cce_log_frame *) (uintptr_t) CCE_TLS_WORD (CCE_TLS_BASE);
+}
+
+/* Say that the ccStack cannot grow, and abort.  */
+static void __attribute__ ((noreturn, cold))
+cce_stack_oom (void)
+{
+  cce_complain ("out of memory for the ccStack", NULL, 0);
+  abort ();
+}
+
+/* Say that the ccStack is as deep as it can be, and abort.  */
+static void __attribute__ ((noreturn, cold))
+cce_stack_too_deep (void)
+{
+  char what[64];
+  char *p = what, *end = what + sizeof what - 1;
+  cce_str_cat (&p, end, "ccStack deeper than ");
+  cce_str_num (&p, end, (unsigned long) CCE_STACK_LIMIT);
+  cce_str_cat (&p, end, " entries");
+  *p = '\0';
+  cce_complain (what, NULL, 0);
+  abort ();
+}
+
+/* Reserve address space for ENTRIES entries, without memory (no access,
+   no commit charge); NULL if there is none.  */
+static struct cce_log_frame *
+cce_stack_reserve (size_t entries)
+{
+  void *p = mmap (NULL, entries * sizeof (struct cce_log_frame), PROT_NONE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+/* Make entries [FROM, TO) of the region at BASE read-write (FROM and TO
+   are multiples of a page's worth of entries).  Return 0 on failure.  */
+static int
+cce_stack_commit (struct cce_log_frame *base, size_t from, size_t to)
+{
+  return mprotect (base + from, (to - from) * sizeof *base,
+                   PROT_READ | PROT_WRITE) == 0;
+}
+
+/* The read-write part of a first reservation, in entries:
+   CCE_STACK_CHUNK, or a page if pages are larger.  */
+static size_t
+cce_stack_chunk (void)
+{
+  size_t page = (size_t) getauxval (AT_PAGESZ);
+  size_t n = CCE_STACK_CHUNK;
+  while (n * sizeof (struct cce_log_frame) < page)
+    n *= 2;
+  return n;
+}
+
+/* The entries a first reservation asks for: CCE_STACK_RESERVE, but no
+   more than 1/CCE_STACK_AS_SHARE of RLIMIT_AS, and at least CHUNK.  */
+static size_t
+cce_stack_first_size (size_t chunk)
+{
+  size_t n = CCE_STACK_RESERVE;
+  struct rlimit rl;
+  if (getrlimit (RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    {
+      rlim_t share = rl.rlim_cur / CCE_STACK_AS_SHARE
+                     / sizeof (struct cce_log_frame);
+      while (n > chunk && n > share)
+        n /= 2;
+    }
+  return n < chunk ? chunk : n;
+}
+
+/* Thread T's first grow: reserve its region, make the first chunk of it
+   read-write, and have the key destructor free it when the thread exits.
+   A thread that grows its ccStack again after its exit flush (in another
+   key destructor) gets it freed in the next round of destructors.  */
+static void
+cce_stack_first (struct cce_thread *t)
+{
+  size_t chunk = cce_stack_chunk ();
+  size_t n = cce_stack_first_size (chunk);
+  struct cce_log_frame *base;
+  while (!(base = cce_stack_reserve (n)) && n > chunk)
+    n /= 2;
+  if (!base)
+    cce_stack_oom ();
+  if (!cce_stack_commit (base, 0, chunk))
+    {
+      munmap (base, n * sizeof *base);
+      cce_stack_oom ();
+    }
+  t->region = base;
+  t->reserved = n;
+  pthread_once (&cce_key_once, cce_key_create);
+  if (cce_key_ok && pthread_getspecific (cce_key) != t)
+    pthread_setspecific (cce_key, t);
+  CCE_TLS_WORD (CCE_TLS_BASE) = (uint64_t) (uintptr_t) base;
+  cce_barrier ();
+  CCE_TLS_WORD (CCE_TLS_CAP) = chunk;
+}
+
+/* Thread T's reservation is full: move its ccStack to a new region with
+   room for NCAP entries (reserving twice that if it can), and keep the old
+   region until the thread exits, for whoever is reading it.
+
+   This is the one case where entries move, and so the one where a push
+   can go wrong: a push that a signal handler interrupts after it has read
+   the base and before it has written its entry, in a handler that moves
+   the stack, writes its entry to the old region, and the new one keeps
+   whatever the slot held.  __cce_push_v2 checks the base again after the
+   write and writes again (cce_push_rewrite); the inline push of
+   instrumented code cannot, and a record made while that entry is on the
+   ccStack may decode wrongly.  It takes a ccStack deeper than the
+   reservation (2^28 entries, unless address space is short or limited)
+   growing in a signal handler.  */
+static void
+cce_stack_move (struct cce_thread *t, size_t ncap)
+{
+  if (t->nretired == CCE_STACK_LEVELS)
+    cce_stack_oom ();
+  size_t n = ncap <= CCE_STACK_LIMIT / 2 ? ncap * 2 : ncap;
+  struct cce_log_frame *nb = cce_stack_reserve (n);
+  if (!nb && n > ncap)
+    nb = cce_stack_reserve (n = ncap);
+  if (!nb)
+    cce_stack_oom ();
+  if (!cce_stack_commit (nb, 0, ncap))
+    {
+      munmap (nb, n * sizeof *nb);
+      cce_stack_oom ();
+    }
+  size_t cap = (size_t) CCE_TLS_WORD (CCE_TLS_CAP);
+  size_t depth = (size_t) CCE_TLS_WORD (CCE_TLS_DEPTH);
+  memcpy (nb, t->region, (depth < cap ? depth : cap) * sizeof *nb);
+  t->retired[t->nretired].base = t->region;
+  t->retired[t->nretired].bytes = t->reserved * sizeof *nb;
+  t->nretired++;
+  t->region = nb;
+  t->reserved = n;
+  cce_barrier ();
+  CCE_TLS_WORD (CCE_TLS_BASE) = (uint64_t) (uintptr_t) nb;
+  cce_barrier ();
+  CCE_TLS_WORD (CCE_TLS_CAP) = ncap;
+}
+
+/* Double thread T's ccStack: in place while its reservation lasts.  */
+static void
+cce_stack_grow_once (struct cce_thread *t)
+{
+  if (!t->region)
+    {
+      cce_stack_first (t);
+      return;
+    }
+  size_t cap = (size_t) CCE_TLS_WORD (CCE_TLS_CAP);
+  if (cap >= CCE_STACK_LIMIT)
+    cce_stack_too_deep ();
+  size_t ncap = cap * 2;
+  if (ncap > t->reserved)
+    {
+      cce_stack_move (t, ncap);
+      return;
+    }
+  if (!cce_stack_commit (t->region, cap, ncap))
+    cce_stack_oom ();
+  CCE_TLS_WORD (CCE_TLS_CAP) = ncap;
+}
+
+/* Give the calling thread's ccStack room for one more entry, with signals
+   blocked.  A signal handler may have grown it since the caller found it
+   full: then there is nothing to do.  Aborts if there is no memory.  */
 static void __attribute__ ((noinline, cold))
 cce_stack_grow (void)
 {
@@ -233,126 +457,111 @@ cce_stack_grow (void)
   sigset_t all, saved;
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &saved);
-
-  size_t cap = t->cap;
-  size_t ncap = cap ? cap * 2 : CCE_STACK_MIN;
-  struct cce_log_frame *old = t->stack;
-  struct cce_log_frame *s = NULL;
-  if (ncap <= UINT32_MAX && t->nretired < CCE_STACK_LEVELS)
-    s = cce_map (ncap * sizeof *s);
-  if (!s)
-    {
-      cce_complain ("out of memory for the ccStack", NULL, 0);
-      abort ();
-    }
-  if (t->depth)
-    memcpy (s, old, t->depth * sizeof *s);
-  cce_barrier ();
-  t->stack = s;
-  cce_barrier ();
-  t->cap = ncap;
-  if (old)
-    t->retired[t->nretired++] = old;
-
+  while (CCE_TLS_WORD (CCE_TLS_DEPTH) >= CCE_TLS_WORD (CCE_TLS_CAP))
+    cce_stack_grow_once (t);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
 }
 
-/* The end of __cce_push_v1 (ID, SITE, ENTRY) after a signal handler
-   moved the ccStack to a new array while entry D was being written:
-   write it again.  */
-static void __attribute__ ((noinline, cold))
-cce_push_rewrite (size_t d, uint64_t id, uint64_t site, uint64_t entry)
+/* Make CAP > DEPTH (cce-abi.h).  Called by the inline push of
+   instrumented code when the ccStack is full.  */
+CCE_EXPORT void
+__cce_grow_v2 (void)
 {
-  struct cce_thread *t = &cce_self;
+  cce_stack_grow ();
+}
+
+/* Unmap the calling thread T's ccStack regions; it starts again empty, as
+   a new thread (__cce_tls all 0).  */
+static void
+cce_stack_free (struct cce_thread *t)
+{
+  CCE_TLS_WORD (CCE_TLS_CAP) = 0;
+  CCE_TLS_WORD (CCE_TLS_DEPTH) = 0;
+  CCE_TLS_WORD (CCE_TLS_BASE) = 0;
+  CCE_TLS_WORD (CCE_TLS_ID) = 0;
+  cce_barrier ();
+  for (unsigned i = 0; i < t->nretired; i++)
+    munmap (t->retired[i].base, t->retired[i].bytes);
+  if (t->region)
+    munmap (t->region, t->reserved * sizeof *t->region);
+  t->nretired = 0;
+  t->region = NULL;
+  t->reserved = 0;
+}
+
+/* The end of __cce_push_v2 (ID, SITE, ENTRY) after a signal handler moved
+   the ccStack to a new region while entry D was being written (see
+   cce_stack_move): write it again, where the stack is now.  */
+static void __attribute__ ((noinline, cold))
+cce_push_rewrite (uint64_t d, uint64_t id, uint64_t site, uint64_t entry)
+{
   struct cce_log_frame *s;
   do
     {
-      s = t->stack;
+      s = cce_stack_base ();
       s[d].id = id;
       s[d].site = site;
       cce_barrier ();
     }
-  while (unlikely (t->stack != s));
-  __cce_id = entry;
+  while (unlikely (cce_stack_base () != s));
+  CCE_TLS_WORD (CCE_TLS_ID) = entry;
 }
 
-/* __cce_push_v1 (ID, SITE, ENTRY) when the ccStack is full.  */
-static void __attribute__ ((noinline, cold))
-cce_push_grow (uint64_t id, uint64_t site, uint64_t entry)
+/* The push of (ID, SITE) at depth D < CAP, then entry into the callee's
+   segment with id ENTRY: the inline sequence of cce-abi.h.  The slot is
+   reserved (depth raised) before it is written, so a signal handler that
+   pushes meanwhile works above it.  */
+static inline void
+cce_push_at (uint64_t d, uint64_t id, uint64_t site, uint64_t entry)
 {
-  struct cce_thread *t = &cce_self;
-  size_t d = t->depth;
-  /* A signal handler cannot move the stack during the grow; it can once
-     signals are unblocked again, hence the rewrite check.  */
-  if (d == t->cap)
-    cce_stack_grow ();
-  t->depth = d + 1;
+  CCE_TLS_WORD (CCE_TLS_DEPTH) = d + 1;
   cce_barrier ();
-  struct cce_log_frame *s = t->stack;
+  struct cce_log_frame *s = cce_stack_base ();
   s[d].id = id;
   s[d].site = site;
   cce_barrier ();
-  if (unlikely (t->stack != s))
+  if (unlikely (cce_stack_base () != s))
     {
       cce_push_rewrite (d, id, site, entry);
       return;
     }
-  __cce_id = entry;
+  CCE_TLS_WORD (CCE_TLS_ID) = entry;
 }
 
-/* Unmap the calling thread's ccStack arrays; it starts again empty.  */
-static void
-cce_stack_free (struct cce_thread *t)
+/* __cce_push_v2 (ID, SITE, ENTRY) when the ccStack is full.  */
+static void __attribute__ ((noinline, cold))
+cce_push_grow (uint64_t id, uint64_t site, uint64_t entry)
 {
-  size_t bytes = CCE_STACK_MIN * sizeof (struct cce_log_frame);
-  for (unsigned i = 0; i < t->nretired; i++, bytes *= 2)
-    munmap (t->retired[i], bytes);
-  if (t->stack)
-    munmap (t->stack, bytes);
-  t->nretired = 0;
-  t->stack = NULL;
-  t->cap = 0;
-  t->depth = 0;
+  uint64_t d = CCE_TLS_WORD (CCE_TLS_DEPTH);
+  if (d >= CCE_TLS_WORD (CCE_TLS_CAP))
+    cce_stack_grow ();
+  cce_push_at (d, id, site, entry);
 }
 
 /* Push (ID, SITE) on the ccStack and enter the callee's segment with id
-   ENTRY.  The slot is reserved (depth raised) before it is written, so a
-   signal handler that pushes meanwhile works above it.  The slow cases are
+   ENTRY: the inline push of cce-abi.h as a function.  The slow cases are
    tail calls, so the fast path needs no stack frame.  */
 CCE_EXPORT void
-__cce_push_v1 (uint64_t id, uint64_t site, uint64_t entry)
+__cce_push_v2 (uint64_t id, uint64_t site, uint64_t entry)
 {
-  struct cce_thread *t = &cce_self;
-  size_t d = t->depth;
-  if (unlikely (d == t->cap))
+  uint64_t d = CCE_TLS_WORD (CCE_TLS_DEPTH);
+  if (unlikely (d >= CCE_TLS_WORD (CCE_TLS_CAP)))
     {
       cce_push_grow (id, site, entry);
       return;
     }
-  t->depth = d + 1;
-  cce_barrier ();
-  struct cce_log_frame *s = t->stack;
-  s[d].id = id;
-  s[d].site = site;
-  cce_barrier ();
-  if (unlikely (t->stack != s))
-    {
-      cce_push_rewrite (d, id, site, entry);
-      return;
-    }
-  __cce_id = entry;
+  cce_push_at (d, id, site, entry);
 }
 
 /* Leave a ccStack call: drop the top entry and return to the caller's id
    ID.  */
 CCE_EXPORT void
-__cce_pop_v1 (uint64_t id)
+__cce_pop_v2 (uint64_t id)
 {
-  struct cce_thread *t = &cce_self;
-  size_t d = t->depth;
+  uint64_t d = CCE_TLS_WORD (CCE_TLS_DEPTH);
   if (likely (d != 0))
-    t->depth = d - 1;
-  __cce_id = id;
+    CCE_TLS_WORD (CCE_TLS_DEPTH) = d - 1;
+  CCE_TLS_WORD (CCE_TLS_ID) = id;
 }
 
 /* ------------------------------------------------------------------------
@@ -757,7 +966,14 @@ cce_leave (struct cce_thread *t)
     }
 }
 
-/* Record TAG at log site SITE with the calling thread's context.  */
+/* The frames of a record with an empty ccStack (whose base may be
+   NULL).  */
+static const struct cce_log_frame cce_no_frames[1];
+
+/* Record TAG at log site SITE with the calling thread's context.  A
+   signal handler that interrupts this leaves the id and the entries below
+   the depth as they were (if it moves the ccStack, the old region stays
+   as it was, and mapped).  */
 static inline void
 cce_log_at (unsigned tag, uint64_t site)
 {
@@ -766,23 +982,25 @@ cce_log_at (unsigned tag, uint64_t site)
   r.thread = cce_thread_number (t);
   r.tag = tag;
   r.site = site;
-  r.id = __cce_id;
-  r.nstack = (uint32_t) t->depth;
+  r.id = CCE_TLS_WORD (CCE_TLS_ID);
+  r.nstack = (uint32_t) CCE_TLS_WORD (CCE_TLS_DEPTH);
   r.module = 0;
+  const struct cce_log_frame *frames
+    = r.nstack ? cce_stack_base () : cce_no_frames;
   if (unlikely (t->in_log))
     {
-      cce_defer (t, &r, t->stack);
+      cce_defer (t, &r, frames);
       return;
     }
   t->in_log = 1;
   cce_barrier ();
-  cce_append (t, &r, t->stack);
+  cce_append (t, &r, frames);
   cce_leave (t);
 }
 
 /* cce_log (TAG) at the instrumented log site SITE.  */
 CCE_EXPORT void
-__cce_log_at_v1 (unsigned tag, uint64_t site)
+__cce_log_at_v2 (unsigned tag, uint64_t site)
 {
   cce_log_at (tag, site);
 }
@@ -799,9 +1017,9 @@ cce_log (unsigned tag)
    ------------------------------------------------------------------------ */
 
 /* Key destructor: the calling thread exits.  Write its buffer, leave the
-   thread list, free its memory; whatever it logs later (other key
-   destructors) is written through, with an empty ccStack.  ARG is the
-   thread's cce_thread.  */
+   thread list, free its memory (the ccStack too: __cce_tls is all 0
+   again); whatever it logs later (other key destructors) is written
+   through, with an empty ccStack.  ARG is the thread's cce_thread.  */
 static void
 cce_thread_exit (void *arg)
 {
@@ -822,7 +1040,6 @@ cce_thread_exit (void *arg)
     munmap (t->buf, CCE_BUF_SIZE);
   t->buf = NULL;
   cce_stack_free (t);
-  __cce_id = 0;
   cce_leave (t);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
 }
@@ -894,7 +1111,8 @@ cce_fork_parent (void)
 /* fork, in the child: drop the records inherited unwritten (the parent
    writes them), forget the parent's other threads and its file; the
    child's records go to a file of its own.  Thread numbers go on from
-   the parent's.  */
+   the parent's.  The ccStack (__cce_tls and its regions, a private copy
+   now) stays as it is: the child returns through the same frames.  */
 static void
 cce_fork_child (void)
 {

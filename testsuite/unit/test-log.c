@@ -11,8 +11,11 @@
    CCE_LOG): see cce(3).  The tests rely on that naming.
 
    The ccStack frames the tests push follow a pattern (frame I is
-   (I * 3 + 1, I * 7 + 2)) and __cce_id is kept at ID_BASE + depth, so the
-   reader can check every frame and id of every record.  */
+   (I * 3 + 1, I * 7 + 2)) and the id (__cce_tls[CCE_TLS_ID]) is kept at
+   ID_BASE + depth, so the reader can check every frame and id of every
+   record.  What a child finds out about the ccStack itself (where it is,
+   how much address space it takes) it leaves in a shared mapping for the
+   parent to check.  */
 
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -21,12 +24,15 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,7 +60,7 @@ static __thread unsigned depth;
 static void
 context_start (void)
 {
-  __cce_id = ID_BASE + depth;
+  __cce_tls[CCE_TLS_ID] = ID_BASE + depth;
 }
 
 /* A ccStack call: push the pattern frame for the current depth.  */
@@ -62,7 +68,7 @@ static void
 push (void)
 {
   unsigned d = depth++;
-  __cce_push_v1 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
+  __cce_push_v2 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
 }
 
 /* Return from a ccStack call.  */
@@ -70,14 +76,14 @@ static void
 pop (void)
 {
   unsigned d = --depth;
-  __cce_pop_v1 (ID_BASE + d);
+  __cce_pop_v2 (ID_BASE + d);
 }
 
 /* cce_log (TAG) at an instrumented site whose number derives from TAG.  */
 static void
 log_at (unsigned tag)
 {
-  __cce_log_at_v1 (tag, SITE_OF (tag));
+  __cce_log_at_v2 (tag, SITE_OF (tag));
 }
 
 /* ------------------------------------------------------------------ */
@@ -215,10 +221,10 @@ teardown_dir (void **state)
 
 /* Run SCENARIO in a child whose CCE_LOG is ENV (unset if NULL), whose
    working directory is the test directory and whose standard error goes to
-   the file "stderr" there; it ends in exit (0).  Return its pid, after it
-   exited with status 0.  */
+   the file "stderr" there; it ends in exit (0).  Return its pid once it
+   ended, its wait status in *STATUS.  */
 static pid_t
-run_child (void (*scenario) (void), const char *env)
+run_child_status (void (*scenario) (void), const char *env, int *status)
 {
   fflush (stdout);
   fflush (stderr);
@@ -241,8 +247,16 @@ run_child (void (*scenario) (void), const char *env)
       scenario ();
       exit (0);
     }
+  assert_int_equal (waitpid (pid, status, 0), pid);
+  return pid;
+}
+
+/* run_child_status (SCENARIO, ENV), which must exit with status 0.  */
+static pid_t
+run_child (void (*scenario) (void), const char *env)
+{
   int status;
-  assert_int_equal (waitpid (pid, &status, 0), pid);
+  pid_t pid = run_child_status (scenario, env, &status);
   assert_true (WIFEXITED (status));
   assert_int_equal (WEXITSTATUS (status), 0);
   return pid;
@@ -423,6 +437,255 @@ test_ccstack_200000_deep_is_recorded_whole_and_pops_back_to_empty
       check_context (&l.recs[i]);
     }
   log_free (&l);
+}
+
+/* ------------------------------------------------------------------ */
+/* Scenarios: where the ccStack is as it grows.                       */
+
+/* What a child found out, in memory it shares with the parent.  */
+struct findings
+{
+  int ok;                      /* the scenario got to its end */
+  uint64_t cap0, base0;        /* CAP and BASE before the first push */
+  uint64_t base;               /* BASE after the first push */
+  unsigned long moves;         /* times BASE changed while pushing */
+  unsigned long bad_cap;       /* pushes after which CAP < DEPTH */
+  unsigned long long vm_before, vm_after;   /* VmSize, KiB */
+};
+
+static struct findings *found;
+
+/* Per test: a fresh directory and fresh findings.  */
+static int
+setup_findings (void **state)
+{
+  if (!found)
+    {
+      void *p = mmap (NULL, sizeof *found, PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED)
+        return -1;
+      found = p;
+    }
+  memset (found, 0, sizeof *found);
+  return setup_dir (state);
+}
+
+/* Push N frames, noting in FOUND whether the ccStack moves and whether
+   the entries in use stay within CAP.  */
+static void
+push_watching (unsigned n)
+{
+  found->cap0 = __cce_tls[CCE_TLS_CAP];
+  found->base0 = __cce_tls[CCE_TLS_BASE];
+  uint64_t base = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      push ();
+      if (i == 0)
+        found->base = base = __cce_tls[CCE_TLS_BASE];
+      else if (__cce_tls[CCE_TLS_BASE] != base)
+        {
+          found->moves++;
+          base = __cce_tls[CCE_TLS_BASE];
+        }
+      if (__cce_tls[CCE_TLS_CAP] < __cce_tls[CCE_TLS_DEPTH])
+        found->bad_cap++;
+    }
+}
+
+/* Push N frames watching, log, pop them all, log.  */
+static void
+deep_and_back (unsigned n)
+{
+  log_at (0);
+  push_watching (n);
+  if (__cce_tls[CCE_TLS_DEPTH] != n)
+    _exit (91);
+  log_at (1);
+  for (unsigned i = 0; i < n; i++)
+    pop ();
+  log_at (2);
+  found->ok = 1;
+}
+
+/* Check the three records of deep_and_back (N): 0, N and 0 frames, and
+   their contexts.  */
+static void
+check_deep_and_back (pid_t pid, unsigned n)
+{
+  assert_true (found->ok);
+  assert_int_equal (found->bad_cap, 0);
+  struct log l;
+  log_read (child_log (pid), &l);
+  assert_int_equal (l.n, 3);
+  assert_int_equal (l.recs[0].r.nstack, 0);
+  assert_int_equal (l.recs[1].r.nstack, n);
+  assert_int_equal (l.recs[2].r.nstack, 0);
+  for (int i = 0; i < 3; i++)
+    {
+      assert_int_equal (l.recs[i].r.tag, i);
+      check_context (&l.recs[i]);
+    }
+  log_free (&l);
+}
+
+static void
+scenario_deep_stack_in_place (void)
+{
+  deep_and_back (DEEP);
+}
+
+static void
+test_ccstack_entries_never_move_while_it_grows_to_200000 (void **state)
+{
+  (void) state;
+  pid_t pid = run_child (scenario_deep_stack_in_place, log_env);
+  /* A new process's ccStack: nothing yet.  */
+  assert_int_equal (found->cap0, 0);
+  assert_int_equal (found->base0, 0);
+  assert_true (found->base != 0);
+  assert_int_equal (found->moves, 0);
+  check_deep_and_back (pid, DEEP);
+}
+
+#define HUGE (1U << 21)
+
+static void
+scenario_huge_stack (void)
+{
+  deep_and_back (HUGE);
+}
+
+static void
+test_ccstack_of_2_to_the_21_entries_works (void **state)
+{
+  (void) state;
+  pid_t pid = run_child (scenario_huge_stack, log_env);
+  assert_int_equal (found->moves, 0);
+  check_deep_and_back (pid, HUGE);
+}
+
+/* The VmSize of the calling process, in KiB.  */
+static unsigned long long
+vm_size (void)
+{
+  FILE *f = fopen ("/proc/self/status", "r");
+  char line[256];
+  unsigned long long kib = 0;
+  if (!f)
+    _exit (92);
+  while (fgets (line, sizeof line, f))
+    if (sscanf (line, "VmSize: %llu kB", &kib) == 1)
+      break;
+  fclose (f);
+  return kib;
+}
+
+/* With RLIMIT_AS set, a thread reserves a small part of it (cce(3)): a
+   stack deeper than that moves to a larger region, and keeps its
+   entries.  */
+static void
+scenario_beyond_the_reservation (void)
+{
+  struct rlimit rl;
+  rl.rlim_cur = rl.rlim_max = (vm_size () + 1024 * 1024) * 1024;
+  if (setrlimit (RLIMIT_AS, &rl) != 0)
+    _exit (93);
+  deep_and_back (HUGE);
+}
+
+static void
+test_ccstack_deeper_than_its_reservation_moves_and_keeps_its_entries
+  (void **state)
+{
+  (void) state;
+  pid_t pid = run_child (scenario_beyond_the_reservation, log_env);
+  assert_true (found->moves >= 1);
+  check_deep_and_back (pid, HUGE);
+}
+
+/* Without the address space for a deeper ccStack, the runtime says so
+   and aborts.  */
+static void
+scenario_out_of_memory (void)
+{
+  struct rlimit rl = { 0, 0 };
+  setrlimit (RLIMIT_CORE, &rl);  /* the abort is expected */
+  rl.rlim_cur = rl.rlim_max = (vm_size () + 64 * 1024) * 1024;
+  if (setrlimit (RLIMIT_AS, &rl) != 0)
+    _exit (93);
+  log_at (0);
+  push_watching (1U << 24);     /* 256 MiB of ccStack */
+  found->ok = 1;
+}
+
+static void
+test_ccstack_out_of_memory_says_so_once_and_aborts (void **state)
+{
+  (void) state;
+  int status;
+  run_child_status (scenario_out_of_memory, log_env, &status);
+  assert_false (found->ok);
+  assert_true (WIFSIGNALED (status));
+  assert_int_equal (WTERMSIG (status), SIGABRT);
+  char path[512], text[1024];
+  snprintf (path, sizeof path, "%s/stderr", tmpdir);
+  FILE *f = fopen (path, "r");
+  assert_non_null (f);
+  size_t n = fread (text, 1, sizeof text - 1, f);
+  fclose (f);
+  text[n] = '\0';
+  assert_string_equal (text, "cce: out of memory for the ccStack\n");
+}
+
+/* Threads that use the ccStack (and do not log) give its address space
+   back when they exit.  */
+#define STACK_THREADS 64
+
+static void *
+thread_grows (void *arg)
+{
+  (void) arg;
+  for (int i = 0; i < 10000; i++)
+    push ();
+  for (int i = 0; i < 10000; i++)
+    pop ();
+  return NULL;
+}
+
+static void
+scenario_threads_unmap (void)
+{
+  pthread_t th;
+  /* One thread first: what glibc keeps of an exited thread (its stack,
+     cached for reuse) is in the first count.  */
+  if (pthread_create (&th, NULL, thread_grows, NULL))
+    _exit (98);
+  pthread_join (th, NULL);
+  found->vm_before = vm_size ();
+  for (int i = 0; i < STACK_THREADS; i++)
+    {
+      if (pthread_create (&th, NULL, thread_grows, NULL))
+        _exit (98);
+      pthread_join (th, NULL);
+    }
+  found->vm_after = vm_size ();
+  found->ok = 1;
+}
+
+static void
+test_thread_exit_gives_the_ccstack_address_space_back (void **state)
+{
+  (void) state;
+  pid_t pid = run_child (scenario_threads_unmap, log_env);
+  assert_true (found->ok);
+  /* Without the unmapping, each thread would leave a reservation (up to
+     4 GiB) behind.  */
+  if (found->vm_after > found->vm_before + 16 * 1024)
+    fail_msg ("VmSize grew from %llu kB to %llu kB",
+              found->vm_before, found->vm_after);
+  assert_false (exists (child_log (pid)));
 }
 
 /* ------------------------------------------------------------------ */
@@ -622,23 +885,33 @@ test_log_goes_to_cce_pid_log_without_cce_log_and_has_the_dict_stamp
 
 static int fork_pipe[2];
 
+#define FORK_DEPTH 3            /* ccStack entries at the fork */
+#define CHILD_PUSHES 10000      /* the child grows its copy */
+
 static void
 scenario_fork (void)
 {
   log_at (0);
+  for (int i = 0; i < FORK_DEPTH; i++)
+    push ();
   log_at (1);                   /* unwritten at the fork */
   pid_t g = fork ();
   if (g < 0)
     _exit (97);
   if (g == 0)
     {
+      /* The child goes on with its parent's ccStack.  */
       log_at (100);
+      for (int i = 0; i < CHILD_PUSHES; i++)
+        push ();
       log_at (101);
       exit (0);
     }
   waitpid (g, NULL, 0);
   if (write (fork_pipe[1], &g, sizeof g) != sizeof g)
     _exit (96);
+  for (int i = 0; i < FORK_DEPTH; i++)
+    pop ();
   log_at (2);
 }
 
@@ -657,7 +930,11 @@ test_fork_child_logs_only_its_own_records_to_its_own_file (void **state)
   log_read (child_log (pid), &l);
   assert_int_equal (l.n, 3);
   for (unsigned i = 0; i < 3; i++)
-    assert_int_equal (l.recs[i].r.tag, i);
+    {
+      assert_int_equal (l.recs[i].r.tag, i);
+      assert_int_equal (l.recs[i].r.nstack, i == 1 ? FORK_DEPTH : 0);
+      check_context (&l.recs[i]);
+    }
   log_free (&l);
 
   /* The grandchild's file is named after the grandchild, even though
@@ -668,6 +945,10 @@ test_fork_child_logs_only_its_own_records_to_its_own_file (void **state)
   assert_int_equal (l.recs[0].r.tag, 100);
   assert_int_equal (l.recs[1].r.tag, 101);
   assert_int_equal (l.recs[0].r.thread, 1);   /* numbers carry over */
+  assert_int_equal (l.recs[0].r.nstack, FORK_DEPTH);
+  assert_int_equal (l.recs[1].r.nstack, FORK_DEPTH + CHILD_PUSHES);
+  check_context (&l.recs[0]);
+  check_context (&l.recs[1]);
   log_free (&l);
 }
 
@@ -711,6 +992,21 @@ main (void)
     cmocka_unit_test_setup_teardown
       (test_ccstack_200000_deep_is_recorded_whole_and_pops_back_to_empty,
        setup_dir, teardown_dir),
+    cmocka_unit_test_setup_teardown
+      (test_ccstack_entries_never_move_while_it_grows_to_200000,
+       setup_findings, teardown_dir),
+    cmocka_unit_test_setup_teardown
+      (test_ccstack_of_2_to_the_21_entries_works,
+       setup_findings, teardown_dir),
+    cmocka_unit_test_setup_teardown
+      (test_ccstack_deeper_than_its_reservation_moves_and_keeps_its_entries,
+       setup_findings, teardown_dir),
+    cmocka_unit_test_setup_teardown
+      (test_ccstack_out_of_memory_says_so_once_and_aborts,
+       setup_findings, teardown_dir),
+    cmocka_unit_test_setup_teardown
+      (test_thread_exit_gives_the_ccstack_address_space_back,
+       setup_findings, teardown_dir),
     cmocka_unit_test_setup_teardown
       (test_threads_get_distinct_numbers_and_keep_their_order,
        setup_dir, teardown_dir),
