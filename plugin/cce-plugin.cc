@@ -209,6 +209,10 @@ external_may_call_back (tree fndecl, gcall *call)
 
   if (!fndecl)
     return true;
+  /* setjmp and friends: the code after a ccStack call restores the id and
+     the ccStack depth, and it also runs when longjmp returns there.  */
+  if (flags & ECF_RETURNS_TWICE)
+    return true;
   const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
   for (int i = 0; calls_back[i]; i++)
     if (strcmp (name, calls_back[i]) == 0)

@@ -52,6 +52,7 @@ case $name in
   clones)    srcs=clones.c ;;
   recursion) srcs=recursion.c ;;
   tailcall)  srcs=tailcall.c ;;
+  setjmp)    srcs=setjmp.c ;;
   noreturn)  srcs=noreturn.c ;;
   fnptr)     srcs=fnptr.c ;;
   threads)   srcs=threads.c libs=-pthread cmp=threads ;;

@@ -13,6 +13,7 @@ E2E_TESTS = \
 	e2e/clones.sh \
 	e2e/recursion.sh \
 	e2e/tailcall.sh \
+	e2e/setjmp.sh \
 	e2e/noreturn.sh \
 	e2e/fnptr.sh \
 	e2e/threads.sh \
@@ -31,6 +32,7 @@ E2E_EXTRA = \
 	e2e/clones.c \
 	e2e/recursion.c \
 	e2e/tailcall.c \
+	e2e/setjmp.c \
 	e2e/noreturn.c \
 	e2e/fnptr.c \
 	e2e/threads.c
