@@ -32,6 +32,10 @@
          cce_log (1);                    __cce_log_at (1, 9);       (5)
        }                             }
 
+   With -fexceptions, every landing pad of g starts with
+   T[DEPTH] = d; T[ID] = id (6): unwinding skipped the code after the calls
+   it went through.
+
    The numbers match the comments in instrument_function below.  */
 
 #include "gcc-common.h"
@@ -447,6 +451,17 @@ instrument_function (collector &c, size_t first, size_t last)
           || s->kind == CCE_SITE_EXTERNAL)
         stack_sites = true;
     }
+
+  /* Landing pads: an exception (or pthread_exit, pthread_cancel) unwinding
+     through this function skipped the code after its calls; the cleanup
+     code it resumes in starts by restoring the id and depth (6).  */
+  auto_vec<basic_block> pads;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, DECL_STRUCT_FUNCTION (node->decl))
+    if (bb_has_eh_pred (bb))
+      pads.safe_push (bb);
+  if (!pads.is_empty ())
+    needed = stack_sites = true;
   if (!needed)
     return;
 
@@ -557,6 +572,16 @@ instrument_function (collector &c, size_t first, size_t last)
            gsi_next (&it))
         gimple_set_location (gsi_stmt (it), gimple_location (call));
       insert_after_call (call, after);
+    }
+
+  /* (6) Restore at each landing pad.  */
+  for (basic_block pad : pads)
+    {
+      gimple_stmt_iterator gsi = gsi_after_labels (pad);
+      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_DEPTH, true), d);
+      gimple *s2 = gimple_build_assign (tls_ref (CCE_TLS_ID, false), id);
+      gsi_insert_before (&gsi, s1, GSI_SAME_STMT);
+      gsi_insert_before (&gsi, s2, GSI_SAME_STMT);
     }
 
   gsi_commit_edge_inserts ();

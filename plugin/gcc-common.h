@@ -24,6 +24,8 @@
 #include "attribs.h"
 #include "varasm.h"
 #include "tree-cfg.h"
+#include "tree-eh.h"
+#include "except.h"
 #include "tree-into-ssa.h"
 #include "tree-ssanames.h"
 #include "cfghooks.h"

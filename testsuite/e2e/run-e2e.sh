@@ -53,6 +53,7 @@ case $name in
   recursion) srcs=recursion.c ;;
   tailcall)  srcs=tailcall.c ;;
   setjmp)    srcs=setjmp.c ;;
+  unwind)    srcs=unwind.c libs="-fexceptions -pthread" cmp=threads ;;
   noreturn)  srcs=noreturn.c ;;
   fnptr)     srcs=fnptr.c ;;
   threads)   srcs=threads.c libs=-pthread cmp=threads ;;

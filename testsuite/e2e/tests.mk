@@ -14,6 +14,7 @@ E2E_TESTS = \
 	e2e/recursion.sh \
 	e2e/tailcall.sh \
 	e2e/setjmp.sh \
+	e2e/unwind.sh \
 	e2e/noreturn.sh \
 	e2e/fnptr.sh \
 	e2e/threads.sh \
@@ -33,6 +34,7 @@ E2E_EXTRA = \
 	e2e/recursion.c \
 	e2e/tailcall.c \
 	e2e/setjmp.c \
+	e2e/unwind.c \
 	e2e/noreturn.c \
 	e2e/fnptr.c \
 	e2e/threads.c
