@@ -85,6 +85,14 @@
    was not instrumented).  */
 #define CCE_SITE_NONE UINT64_C (0xffffffffffffffff)
 
+/* ccStack sites of signal delivery, pushed by libcce's handler trampoline
+   with the interrupted id; the handler then runs with id 0.  SYNC: the
+   signal was sent by this process to itself (SI_USER or SI_TKILL from our
+   pid), so it arrived inside the libc call that sent it; ASYNC: anything
+   else, the interrupted point is unknown.  */
+#define CCE_SITE_SIGNAL_SYNC UINT64_C (0xfffffffffffffffe)
+#define CCE_SITE_SIGNAL_ASYNC UINT64_C (0xfffffffffffffffd)
+
 #if defined CCE_RUNTIME
 #include <stdint.h>
 extern __thread uint64_t __cce_tls[CCE_TLS_WORDS]

@@ -1218,6 +1218,25 @@ find_edge (const struct cce_graph *g, uint32_t n, uint64_t id)
   return e;
 }
 
+/* Is S a call out of the program to a function that sends a signal to the
+   calling process (and so is where a synchronous signal arrives)?  */
+static int
+signal_sender (const struct cce_graph *g, const struct cce_site *s)
+{
+  static const char *const senders[] = {
+    "raise", "kill", "abort", "pthread_kill", "tgkill", "killpg",
+    "sigqueue", "pthread_sigqueue", "tkill", NULL
+  };
+  int i;
+
+  if (s->kind != CCE_SITE_EXTERNAL || s->target >= g->nstrings)
+    return 0;
+  for (i = 0; senders[i]; i++)
+    if (strcmp (g->strings[s->target], senders[i]) == 0)
+      return 1;
+  return 0;
+}
+
 enum cce_decode_status
 cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
             const struct cce_stack_entry *stack, size_t nstack,
@@ -1270,6 +1289,21 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
           break;
         }
       top = &stack[--k];
+      if (top->site == CCE_SITE_SIGNAL_SYNC
+          || top->site == CCE_SITE_SIGNAL_ASYNC)
+        {
+          /* A signal handler's segment.  A signal the process sent itself
+             arrived inside the libc call that sent it: if that call is the
+             ccStack entry below, with its callee's id 0, the path goes on
+             exactly through it.  */
+          if (!(node->flags & CCE_NODE_ENTRY))
+            GIVE_UP ("signal entry does not start at an entry function");
+          if (top->site == CCE_SITE_SIGNAL_SYNC && top->id == 0 && k > 0
+              && stack[k - 1].site < g->nsites
+              && signal_sender (g, &g->sites[stack[k - 1].site]))
+            continue;
+          GIVE_UP ("signal handler: the interrupted context is unknown");
+        }
       if (top->site >= g->nsites)
         GIVE_UP ("ccStack entry names an unknown site");
       s = &g->sites[top->site];
