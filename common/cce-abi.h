@@ -93,6 +93,12 @@
 #define CCE_SITE_SIGNAL_SYNC UINT64_C (0xfffffffffffffffe)
 #define CCE_SITE_SIGNAL_ASYNC UINT64_C (0xfffffffffffffffd)
 
+/* ccStack site of thread creation.  libcce's pthread_create starts the new
+   thread with the creating thread's ccStack at the call (its top entry is
+   the pthread_create call site) and this entry on top; the start routine
+   then runs with id 0.  A thread's records so carry where it was made.  */
+#define CCE_SITE_THREAD UINT64_C (0xfffffffffffffffc)
+
 #if defined CCE_RUNTIME
 #include <stdint.h>
 extern __thread uint64_t __cce_tls[CCE_TLS_WORDS]

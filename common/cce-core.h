@@ -163,13 +163,18 @@ enum cce_decode_status cce_decode (const struct cce_graph *g, uint64_t site,
                                    size_t maxsites, size_t *nsites,
                                    const char **reason);
 
+/* In the sites cce_decode returns: the point where a thread was created
+   (its creating thread's context is to the left).  */
+#define CCE_THREAD_MARK (CCE_NONE - 1)
+
 /* Source frames of a decoded path.  */
 struct cce_path_frame
 {
   uint32_t func;        /* source function, or CCE_NONE for an external
                            frame */
   uint32_t ext_name;    /* string naming the external frame, else
-                           CCE_NONE */
+                           CCE_NONE; CCE_THREAD_MARK for the frame that
+                           joins a thread to where it was created */
   uint32_t file, line, col;  /* where this frame called the next one (or
                                 logged); file CCE_NONE if unknown */
   int inlined;          /* the frame was inlined into its caller */

@@ -76,6 +76,9 @@
                                    or through a pointer: ROOT is 0 */
 #define CCE_NODE_SPLIT_PART 0x2 /* a part split off its source function
                                    (f.part.N): not a frame of its own */
+#define CCE_NODE_HIDDEN 0x4     /* made by GCC, not in the source (the
+                                   wrapper of several constructors): its
+                                   frames are left out of paths */
 
 /* Site kinds.  */
 #define CCE_SITE_DIRECT 'd'   /* direct call, id arithmetic */

@@ -1304,6 +1304,18 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
             continue;
           GIVE_UP ("signal handler: the interrupted context is unknown");
         }
+      if (top->site == CCE_SITE_THREAD)
+        {
+          /* The thread's start routine: below is its creator's context at
+             pthread_create.  */
+          if (!(node->flags & CCE_NODE_ENTRY))
+            GIVE_UP ("thread does not start at an entry function");
+          if (k == 0)
+            GIVE_UP ("thread entry without its creator's context");
+          EMIT (CCE_THREAD_MARK);
+          id = 0;
+          continue;
+        }
       if (top->site >= g->nsites)
         GIVE_UP ("ccStack entry names an unknown site");
       s = &g->sites[top->site];
@@ -1353,9 +1365,25 @@ cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
   memset (&last, 0, sizeof last);
   for (i = 0; i < nsites; i++)
     {
-      const struct cce_site *s = &g->sites[sites[i]];
-      const struct cce_node *node = &g->nodes[s->node];
+      const struct cce_site *s;
+      const struct cce_node *node;
       int inherit_inlined = 0;
+
+      if (sites[i] == CCE_THREAD_MARK)
+        {
+          struct cce_path_frame pf;
+          memset (&pf, 0, sizeof pf);
+          pf.func = CCE_NONE;
+          pf.ext_name = CCE_THREAD_MARK;
+          pf.file = CCE_NONE;
+          if (count < maxframes)
+            frames[count] = pf;
+          count++;
+          last = pf;
+          continue;
+        }
+      s = &g->sites[sites[i]];
+      node = &g->nodes[s->node];
 
       /* A split part continues the frame of its function: drop the call
          into the part.  */
@@ -1369,12 +1397,17 @@ cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
         {
           const struct cce_frame *f = &g->frames[s->first_frame + j];
           struct cce_path_frame pf;
+          /* A hidden node's own frame is left out; what was inlined into
+             it stays, the first of it becoming the root.  */
+          if ((node->flags & CCE_NODE_HIDDEN) && j == 0)
+            continue;
           pf.func = f->func;
           pf.ext_name = CCE_NONE;
           pf.file = f->file;
           pf.line = f->line;
           pf.col = f->col;
-          pf.inlined = j > 0 || inherit_inlined;
+          pf.inlined = (j > 0 && !((node->flags & CCE_NODE_HIDDEN) && j == 1))
+                       || inherit_inlined;
           if (count < maxframes)
             frames[count] = pf;
           count++;

@@ -67,6 +67,10 @@ read standard input.\n\
                              PATH lists the functions root first, joined\n\
                              by ';'\n\
   -o, --output=FILE          write to FILE instead of standard output\n\
+  -t, --thread-origin        start a thread's path where it was created:\n\
+                             the creating thread's context, the frame\n\
+                             [thread], then the start routine (default:\n\
+                             start at the start routine)\n\
 \n\
   -h, --help                 give this help list\n\
   -V, --version              print program version\n\
@@ -104,6 +108,7 @@ main (int argc, char **argv)
   static const struct option longopts[] = {
     { "format", required_argument, NULL, 'f' },
     { "output", required_argument, NULL, 'o' },
+    { "thread-origin", no_argument, NULL, 't' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 }
@@ -117,10 +122,10 @@ main (int argc, char **argv)
   struct cced_error err, logerr;
   struct cced_record rec;
   FILE *of;
-  int c, r, status = EXIT_OK, werr = 0;
+  int c, r, status = EXIT_OK, werr = 0, thread_origin = 0;
 
   opterr = 0;
-  while ((c = getopt_long (argc, argv, ":f:o:hV", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, ":f:o:thV", longopts, NULL)) != -1)
     switch (c)
       {
       case 'f':
@@ -134,6 +139,9 @@ main (int argc, char **argv)
         break;
       case 'o':
         output = optarg;
+        break;
+      case 't':
+        thread_origin = 1;
         break;
       case 'h':
         help ();
@@ -198,6 +206,8 @@ main (int argc, char **argv)
     output = "<stdout>";
 
   out = cced_output_new (prog, fmt, of, &err);
+  if (out)
+    cced_output_set_thread_origin (out, thread_origin);
   if (!out)
     {
       error_line (output, err.msg);

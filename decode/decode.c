@@ -675,6 +675,7 @@ cced_log_next (struct cced_log *l, struct cced_record *rec,
 struct cced_decoder
 {
   const struct cced_program *prog;
+  int thread_origin;            /* keep the creating thread's context */
   uint32_t *sites;
   size_t asites;
   struct cce_path_frame *frames;
@@ -808,7 +809,24 @@ cced_decode (struct cced_decoder *d, const struct cced_record *rec,
     }
   path->frames = d->frames;
   path->nframes = nframes;
+  /* By default a thread's path starts at its start routine: drop what
+     lies left of the last thread mark, the mark included.  */
+  if (!d->thread_origin)
+    for (size_t i = nframes; i-- > 0;)
+      if (d->frames[i].func == CCE_NONE
+          && d->frames[i].ext_name == CCE_THREAD_MARK)
+        {
+          path->frames = d->frames + i + 1;
+          path->nframes = nframes - i - 1;
+          break;
+        }
   return 0;
+}
+
+void
+cced_decoder_set_thread_origin (struct cced_decoder *d, int on)
+{
+  d->thread_origin = on;
 }
 
 static const char *
@@ -828,6 +846,8 @@ cced_frame_name (const struct cce_graph *g, const struct cce_path_frame *f)
       if (f->func < g->nfuncs)
         name = graph_string (g, g->funcs[f->func].name);
     }
+  else if (f->ext_name == CCE_THREAD_MARK)
+    name = "[thread]";
   else
     name = graph_string (g, f->ext_name);
   return name && *name ? name : "??";
@@ -1178,8 +1198,11 @@ static inline struct oname
 frame_oname (const struct cced_output *o, const struct cce_path_frame *f)
 {
   static const struct oname unknown = { "??", 2 };
+  static const struct oname thread_mark = { "[thread]", 8 };
   const struct cce_graph *g = o->g;
   uint32_t s = CCE_NONE;
+  if (f->func == CCE_NONE && f->ext_name == CCE_THREAD_MARK)
+    return thread_mark;
   if (f->func != CCE_NONE)
     {
       if (f->func < g->nfuncs)
@@ -1441,7 +1464,9 @@ render_text (struct cced_output *o, const struct cced_path *path)
       r |= sb_u64 (sb, k);
       r |= sb_add (sb, "  ", 2);
       r |= sb_add (sb, name.s, name.len);
-      if (f->func == CCE_NONE)
+      if (f->func == CCE_NONE && f->ext_name == CCE_THREAD_MARK)
+        r |= sb_puts (sb, " (created here by the frames below)");
+      else if (f->func == CCE_NONE)
         r |= sb_puts (sb, " [external]");
       else if (f->file < g->nstrings && g->strings[f->file]
                && g->strings[f->file][0])
@@ -1677,6 +1702,12 @@ fentry_cmp (const void *a, const void *b)
   if (c)
     return c;
   return x->len < y->len ? -1 : x->len > y->len;
+}
+
+void
+cced_output_set_thread_origin (struct cced_output *out, int on)
+{
+  cced_decoder_set_thread_origin (out->dec, on);
 }
 
 int

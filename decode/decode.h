@@ -168,6 +168,11 @@ void cced_decoder_free (struct cced_decoder *d);
 int cced_decode (struct cced_decoder *d, const struct cced_record *rec,
                  struct cced_path *path, struct cced_error *err);
 
+/* With ON, a thread's path starts where it was created: the creating
+   thread's context at pthread_create, then the frame "[thread]", then the
+   start routine.  Off (the default), it starts at the start routine.  */
+void cced_decoder_set_thread_origin (struct cced_decoder *d, int on);
+
 /* Name of a frame of a decoded path: its source function or the external
    function (never NULL).  */
 const char *cced_frame_name (const struct cce_graph *g,
@@ -200,6 +205,9 @@ struct cced_output *cced_output_new (const struct cced_program *prog,
 int cced_output_record (struct cced_output *out,
                         const struct cced_record *rec,
                         struct cced_error *err);
+
+/* cced_decoder_set_thread_origin for the records of OUT.  */
+void cced_output_set_thread_origin (struct cced_output *out, int on);
 
 /* Write what is pending (the folded table for CCED_FORMAT_FOLDED) and
    flush F.  Returns 0, or -1 with CCED_E_WRITE or CCED_E_NOMEM.  */

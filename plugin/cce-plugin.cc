@@ -183,6 +183,15 @@ source_name (tree decl)
   return lang_hooks.decl_printable_name (decl, 0);
 }
 
+/* The name of external function FNDECL as the program calls it: its
+   symbol (GOMP_parallel, not __builtin_GOMP_parallel).  */
+static const char *
+external_name (tree fndecl)
+{
+  const char *name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fndecl));
+  return name[0] == '*' ? name + 1 : name;
+}
+
 /* The function number of FNDECL's source function in C.  */
 static uint32_t
 func_of (collector &c, tree fndecl)
@@ -226,6 +235,22 @@ external_may_call_back (tree fndecl, gcall *call)
   return true;
 }
 
+/* The function whose body holds block B (inlined into NODE): the origin
+   of the next inlined-function scope above B, else NODE's own.  */
+static tree
+enclosing_function (tree b, cgraph_node *node)
+{
+  for (b = BLOCK_SUPERCONTEXT (b); b && TREE_CODE (b) == BLOCK;
+       b = BLOCK_SUPERCONTEXT (b))
+    if (inlined_function_outer_scope_p (b))
+      {
+        tree origin = block_ultimate_origin (b);
+        if (origin && TREE_CODE (origin) == FUNCTION_DECL)
+          return origin;
+      }
+  return node->decl;
+}
+
 /* Add the frames of the call STMT in NODE to site SITE: the node's own
    function first, then every function inlined on the way to STMT.  */
 static void
@@ -241,6 +266,16 @@ add_frames (collector &c, cgraph_node *node, uint32_t site, gimple *stmt)
       {
         tree origin = block_ultimate_origin (b);
         if (!origin || TREE_CODE (origin) != FUNCTION_DECL)
+          continue;
+        /* A split part inlined back into its function: fnsplit's call of
+           the part has no location of its own, and the inlined copy gets
+           the function's declaration; a call in the source is never
+           there.  Not a frame of its own.  */
+        location_t bl = BLOCK_SOURCE_LOCATION (b);
+        if ((bl == UNKNOWN_LOCATION
+             || bl == DECL_SOURCE_LOCATION (source_decl (origin)))
+            && source_decl (origin) == source_decl (enclosing_function (b,
+                                                                   node)))
           continue;
         chain.push_back ({ func_of (c, origin), loc });
         loc = BLOCK_SOURCE_LOCATION (b);
@@ -309,7 +344,7 @@ collect_sites (collector &c, cgraph_node *node)
             else if (external_may_call_back (fndecl, call))
               {
                 kind = CCE_SITE_EXTERNAL;
-                target = cce_graph_string (c.g, source_name (fndecl));
+                target = cce_graph_string (c.g, external_name (fndecl));
               }
             else
               continue;
@@ -700,6 +735,12 @@ cce_execute (void)
         flags |= CCE_NODE_ENTRY;
       if (node->split_part)
         flags |= CCE_NODE_SPLIT_PART;
+      /* GCC's own wrapper of several constructors or destructors
+         (_sub_I_65535_0): not a frame of the source.  */
+      if (DECL_ARTIFICIAL (node->decl)
+          && (DECL_STATIC_CONSTRUCTOR (node->decl)
+              || DECL_STATIC_DESTRUCTOR (node->decl)))
+        flags |= CCE_NODE_HIDDEN;
       c.nodes[node] = cce_graph_node (c.g, func_of (c, node->decl), flags);
     }
   FOR_EACH_DEFINED_FUNCTION (node)

@@ -44,8 +44,14 @@ hard () { echo "ERROR: $name: $*"; exit 1; }
 
 # ---- the test programs --------------------------------------------------
 # srcs: sources relative to $here; libs: extra link flags; cmp: exact or
-# threads; gen: generator to run (sources then come from its output).
-libs= cmp=exact gen=
+# threads; gen: generator to run (sources then come from its output);
+# cflags: extra flags for the compiles and links of both builds; xsrcs:
+# sources (relative to $here) compiled to objects with plain "$CC -O2 -c"
+# (no -g, no -flto, no plugin) and linked into both builds, so that gdb
+# sees their frames as external (no debug info) and cce as external code;
+# early: the oracle stops at cce_log calls from the start of the program
+# (constructors), not only from main on (oracle-early.py).
+libs= cmp=exact gen= cflags= xsrcs= early=
 case $name in
   multi_tu)  srcs="multi_tu.c multi_tu_b.c multi_tu_c.c" ;;
   inline)    srcs=inline.c ;;
@@ -58,6 +64,12 @@ case $name in
   fnptr)     srcs=fnptr.c ;;
   threads)   srcs=threads.c libs=-pthread cmp=threads ;;
   bigprog)   gen=gen-bigprog.sh ;;
+  ctors)     srcs=ctors.c early=1 ;;
+  cfeatures) srcs="cfeatures.c cfeatures_b.c" cflags="-Wl,-z,execstack" ;;
+  overflow)  gen=gen-overflow.sh ;;
+  nonlto)    srcs=nonlto.c xsrcs=nonlto_ext.c ;;
+  openmp)    srcs=openmp.c cflags=-fopenmp cmp=threads ;;
+  sigsync)   srcs=sigsync.c ;;
   *)         hard "unknown test program '$name'" ;;
 esac
 
@@ -95,17 +107,26 @@ now () { date +%s; }
 t_start=$(now)
 
 # ---- sources ----------------------------------------------------------------
-extra_cflags=
+extra_cflags=$cflags
 if [ -n "$gen" ]; then
   sh "$here/$gen" "$tmp/src" >"$tmp/gen.log" 2>&1 \
     || { cat "$tmp/gen.log"; hard "$gen failed"; }
   set -- "$tmp"/src/*.c
-  extra_cflags="-I$tmp/src"
+  extra_cflags="$extra_cflags -I$tmp/src"
 else
   set --
   for s in $srcs; do set -- "$@" "$here/$s"; done
 fi
 # "$@" is now the list of sources.
+
+# The non-LTO objects, the same in both builds.
+xobjs=
+for s in $xsrcs; do
+  o=$tmp/$(basename "$s" .c).o
+  $CC -O2 -I"$CCE_INCDIR" -c "$here/$s" -o "$o" >"$tmp/cc.xobj.log" 2>&1 \
+    || { cat "$tmp/cc.xobj.log"; hard "compiling $s failed"; }
+  xobjs="$xobjs $o"
+done
 
 # Print FILE, shortening lines of more than 240 characters (the contexts
 # of the deep recursion have 100000 frames).
@@ -131,14 +152,16 @@ canon_threads () {
 
 # ---- the oracle ---------------------------------------------------------------
 echo "== $name: oracle (-O0 build under gdb)"
-if ! $CC -O0 -g -fno-lto -I"$CCE_INCDIR" $extra_cflags "$@" -o "$tmp/prog.O0" \
-     -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce $libs >"$tmp/cc.O0.log" 2>&1
+if ! $CC -O0 -g -fno-lto -I"$CCE_INCDIR" $extra_cflags "$@" $xobjs \
+     -o "$tmp/prog.O0" -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce $libs \
+     >"$tmp/cc.O0.log" 2>&1
 then
   cat "$tmp/cc.O0.log"
   hard "the -O0 build failed"
 fi
 if ! (cd "$tmp" && CCE_LOG="$tmp/O0.log" CCE_ORACLE_OUT="$tmp/oracle.txt" \
-      limit 900 "$GDB" -q -batch -nx -x "$here/oracle.py" \
+      limit 900 "$GDB" -q -batch -nx \
+        ${early:+-x "$here/oracle-early.py"} -x "$here/oracle.py" \
       --args "$tmp/prog.O0") >"$tmp/gdb.log" 2>&1
 then
   tail -n 30 "$tmp/gdb.log"
@@ -186,7 +209,7 @@ for v in $variants; do
   t0=$(now)
   exe="$tmp/prog.$opt.$part"
   log="$tmp/$opt.$part.log"
-  if ! cce_cc -"$opt" $pflag $extra_cflags "$@" -o "$exe" $libs \
+  if ! cce_cc -"$opt" $pflag $extra_cflags "$@" $xobjs -o "$exe" $libs \
        >"$tmp/cc.$opt.$part.log" 2>&1; then
     head -n 40 "$tmp/cc.$opt.$part.log"
     fail "compilation failed"

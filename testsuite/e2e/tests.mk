@@ -4,8 +4,11 @@
 ## Each e2e/NAME.sh runs e2e/run-e2e.sh NAME: the program e2e/NAME*.c is
 ## built with the plugin at -O1/-O2/-O3, with and without LTO partitioning,
 ## its decoded log compared with the contexts gdb sees in an -O0 build
-## (e2e/oracle.py).  bigprog's sources are generated at test time by
-## e2e/gen-bigprog.sh.  bad-input.sh checks errors on bad input.
+## (e2e/oracle.py; e2e/oracle-early.py for ctors, which logs before
+## main).  bigprog's and overflow's sources are generated at test time by
+## e2e/gen-bigprog.sh and e2e/gen-overflow.sh.  nonlto links an object
+## built without -flto (e2e/nonlto_ext.c).  bad-input.sh checks errors on
+## bad input.
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -20,12 +23,20 @@ E2E_TESTS = \
 	e2e/fnptr.sh \
 	e2e/threads.sh \
 	e2e/bigprog.sh \
+	e2e/ctors.sh \
+	e2e/cfeatures.sh \
+	e2e/overflow.sh \
+	e2e/nonlto.sh \
+	e2e/openmp.sh \
+	e2e/sigsync.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
 	e2e/run-e2e.sh \
 	e2e/oracle.py \
+	e2e/oracle-early.py \
 	e2e/gen-bigprog.sh \
+	e2e/gen-overflow.sh \
 	e2e/multi_tu.h \
 	e2e/multi_tu.c \
 	e2e/multi_tu_b.c \
@@ -39,4 +50,11 @@ E2E_EXTRA = \
 	e2e/sigasync.c \
 	e2e/noreturn.c \
 	e2e/fnptr.c \
-	e2e/threads.c
+	e2e/threads.c \
+	e2e/ctors.c \
+	e2e/cfeatures.c \
+	e2e/cfeatures_b.c \
+	e2e/nonlto.c \
+	e2e/nonlto_ext.c \
+	e2e/openmp.c \
+	e2e/sigsync.c
