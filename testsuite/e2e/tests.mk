@@ -19,6 +19,7 @@ E2E_TESTS = \
 	e2e/setjmp.sh \
 	e2e/unwind.sh \
 	e2e/sigasync.sh \
+	e2e/threadorigin.sh \
 	e2e/noreturn.sh \
 	e2e/fnptr.sh \
 	e2e/threads.sh \
@@ -48,6 +49,7 @@ E2E_EXTRA = \
 	e2e/setjmp.c \
 	e2e/unwind.c \
 	e2e/sigasync.c \
+	e2e/threadorigin.c \
 	e2e/noreturn.c \
 	e2e/fnptr.c \
 	e2e/threads.c \

@@ -160,19 +160,30 @@ log_free (struct log *l)
 }
 
 /* Fail unless record X has the context the stand-ins give: id
-   ID_BASE + nstack and pattern frames.  */
+   ID_BASE + (its own ccStack entries) and pattern frames.  A thread made
+   by pthread_create starts with its creator's ccStack and a
+   CCE_SITE_THREAD entry (thread.c); its own entries are those above.  */
 static void
 check_context (const struct rec *x)
 {
-  if (x->r.id != ID_BASE + x->r.nstack)
-    fail_msg ("tag %u: id %llu with %u frames", x->r.tag,
-              (unsigned long long) x->r.id, x->r.nstack);
+  uint32_t own = 0;
   for (uint32_t i = 0; i < x->r.nstack; i++)
+    {
+      struct cce_log_frame fr;
+      memcpy (&fr, &x->frames[i], sizeof fr);
+      if (fr.site == CCE_SITE_THREAD)
+        own = i + 1;
+    }
+  if (x->r.id != ID_BASE + (x->r.nstack - own))
+    fail_msg ("tag %u: id %llu with %u frames", x->r.tag,
+              (unsigned long long) x->r.id, x->r.nstack - own);
+  for (uint32_t i = own; i < x->r.nstack; i++)
     {
       /* Frames are unaligned in the buffer: copy.  */
       struct cce_log_frame fr;
       memcpy (&fr, &x->frames[i], sizeof fr);
-      if (fr.id != i * UINT64_C (3) + 1 || fr.site != i * UINT64_C (7) + 2)
+      if (fr.id != (i - own) * UINT64_C (3) + 1
+          || fr.site != (i - own) * UINT64_C (7) + 2)
         fail_msg ("tag %u: frame %u is (%llu, %llu)", x->r.tag, i,
                   (unsigned long long) fr.id, (unsigned long long) fr.site);
     }
@@ -744,6 +755,16 @@ test_threads_get_distinct_numbers_and_keep_their_order (void **state)
       assert_int_equal (seq, next[t]);
       next[t]++;
       check_context (x);
+      /* Threads the program made carry where they were made: their
+         ccStack starts with a CCE_SITE_THREAD entry; main's does not.  */
+      int has_origin = 0;
+      for (uint32_t k = 0; k < x->r.nstack; k++)
+        {
+          struct cce_log_frame fr;
+          memcpy (&fr, &x->frames[k], sizeof fr);
+          has_origin |= fr.site == CCE_SITE_THREAD;
+        }
+      assert_int_equal (has_origin, t != 0);
     }
   /* The main thread logged first: number 1.  All numbers distinct and
      from 1 up.  */
