@@ -78,6 +78,38 @@ sib_top (int x)
   return sib_mid (x + 1);
 }
 
+/* A state machine of three states in mutual tail recursion, 1,000 steps:
+   every step stays a frame of the source-level path.  */
+NOINLINE int state_b (int n);
+NOINLINE int state_c (int n);
+
+NOINLINE int
+state_a (int n)
+{
+  if (n == 0)
+    {
+      cce_log (500);
+      return sink;
+    }
+  if (n % 250 == 0)
+    cce_log (501);
+  return state_b (n - 1);
+}
+
+NOINLINE int
+state_b (int n)
+{
+  if (n % 333 == 0)
+    cce_log (502);
+  return state_c (n - 1);
+}
+
+NOINLINE int
+state_c (int n)
+{
+  return state_a (n - 1);
+}
+
 int
 main (void)
 {
@@ -88,6 +120,7 @@ main (void)
   sink += is_even (3);
   sink += sib_top (0);
   sink += sib_mid (10);
+  sink += state_a (999);
   cce_log (2);
   return 0;
 }
