@@ -18,15 +18,7 @@
 # Environment: see run-e2e.sh.
 
 here=$(cd "$(dirname "$0")" && pwd)
-: "${CCE_SRCDIR:=$(cd "$here/../.." && pwd)}"
-: "${CCE_BUILDDIR:=$CCE_SRCDIR}"
-: "${CCE_PLUGIN:=$CCE_BUILDDIR/plugin/.libs/cce.so}"
-: "${CCE_RTDIR:=$CCE_BUILDDIR/rt/.libs}"
-: "${CCE_INCDIR:=$CCE_SRCDIR/rt}"
-: "${CCE_DECODE:=$CCE_BUILDDIR/decode/cce-decode}"
-: "${CCE_CC:=$CCE_SRCDIR/testsuite/cce-cc}"
-: "${CC:=gcc}"
-unset CCE_LOG
+. "$here/env.sh"
 
 [ -f "$CCE_PLUGIN" ] || { echo "ERROR: no plugin $CCE_PLUGIN"; exit 1; }
 [ -x "$CCE_DECODE" ] || { echo "ERROR: no decoder $CCE_DECODE"; exit 1; }

@@ -28,16 +28,7 @@
 name=${1:?usage: run-e2e.sh NAME}
 
 here=$(cd "$(dirname "$0")" && pwd)
-: "${CCE_SRCDIR:=$(cd "$here/../.." && pwd)}"
-: "${CCE_BUILDDIR:=$CCE_SRCDIR}"
-: "${CCE_PLUGIN:=$CCE_BUILDDIR/plugin/.libs/cce.so}"
-: "${CCE_RTDIR:=$CCE_BUILDDIR/rt/.libs}"
-: "${CCE_INCDIR:=$CCE_SRCDIR/rt}"
-: "${CCE_DECODE:=$CCE_BUILDDIR/decode/cce-decode}"
-: "${CCE_CC:=$CCE_SRCDIR/testsuite/cce-cc}"
-: "${CC:=gcc}"
-GDB=${GDB-gdb}
-unset CCE_LOG
+. "$here/env.sh"
 
 skip () { echo "SKIP: $name: $*"; exit 77; }
 hard () { echo "ERROR: $name: $*"; exit 1; }

@@ -10,15 +10,7 @@
 #     interrupted context is not known and is never guessed;
 #   - there must be at least 5 of them, and the program must not crash.
 here=$(cd "$(dirname "$0")" && pwd)
-: "${CCE_SRCDIR:=$(cd "$here/../.." && pwd)}"
-: "${CCE_BUILDDIR:=$CCE_SRCDIR}"
-: "${CCE_RTDIR:=$CCE_BUILDDIR/rt/.libs}"
-: "${CCE_INCDIR:=$CCE_SRCDIR/rt}"
-: "${CCE_DECODE:=$CCE_BUILDDIR/decode/cce-decode}"
-: "${CCE_CC:=$CCE_SRCDIR/testsuite/cce-cc}"
-: "${CC:=gcc}"
-GDB=${GDB-gdb}
-unset CCE_LOG
+. "$here/env.sh"
 
 [ -n "$GDB" ] && command -v "$GDB" >/dev/null 2>&1 \
   || { echo "SKIP: sigasync: no gdb"; exit 77; }

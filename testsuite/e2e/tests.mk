@@ -33,6 +33,7 @@ E2E_TESTS = \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
+	e2e/env.sh \
 	e2e/run-e2e.sh \
 	e2e/oracle.py \
 	e2e/oracle-early.py \

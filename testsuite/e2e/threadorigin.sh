@@ -7,15 +7,7 @@
 # then "pthread_create", "[thread]", then the record's own path; without
 # the option, the records must equal the oracle's.
 here=$(cd "$(dirname "$0")" && pwd)
-: "${CCE_SRCDIR:=$(cd "$here/../.." && pwd)}"
-: "${CCE_BUILDDIR:=$CCE_SRCDIR}"
-: "${CCE_RTDIR:=$CCE_BUILDDIR/rt/.libs}"
-: "${CCE_INCDIR:=$CCE_SRCDIR/rt}"
-: "${CCE_DECODE:=$CCE_BUILDDIR/decode/cce-decode}"
-: "${CCE_CC:=$CCE_SRCDIR/testsuite/cce-cc}"
-: "${CC:=gcc}"
-GDB=${GDB-gdb}
-unset CCE_LOG
+. "$here/env.sh"
 [ -n "$GDB" ] && command -v "$GDB" >/dev/null 2>&1 \
   || { echo "SKIP: threadorigin: no gdb"; exit 77; }
 command -v python3 >/dev/null 2>&1 \
