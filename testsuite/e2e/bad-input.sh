@@ -11,7 +11,8 @@
 #     trivial source change);
 #   - a log that does not exist;
 #   - an unknown --format.
-# And the plugin given an unknown argument (-fplugin-arg-cce-bogus=1) must
+# The plugin on a compile without -flto must fail with a diagnostic naming
+# -flto.  And the plugin given an unknown argument (-fplugin-arg-cce-bogus=1) must
 # fail the compilation with a diagnostic naming "bogus", without an
 # internal compiler error.
 #
@@ -169,6 +170,21 @@ elif ! grep -q bogus "$tmp/bogus.log"; then
   head -n 20 "$tmp/bogus.log" | sed 's/^/    /'
 else
   ok "plugin argument 'bogus': $(grep bogus "$tmp/bogus.log" | head -n 1)"
+fi
+
+# ---- the plugin without -flto -----------------------------------------------------
+$CC -O2 -I"$CCE_INCDIR" -fplugin="$CCE_PLUGIN" -c "$tmp/prog.c" \
+  -o "$tmp/prog-nolto.o" >"$tmp/nolto.log" 2>&1
+st=$?
+if grep -q "internal compiler error" "$tmp/nolto.log"; then
+  bad "plugin without -flto: internal compiler error"
+elif [ "$st" -eq 0 ]; then
+  bad "plugin without -flto: the compilation succeeded"
+elif ! grep -q -- "-flto" "$tmp/nolto.log"; then
+  bad "plugin without -flto: no diagnostic names -flto:"
+  head -n 5 "$tmp/nolto.log" | sed 's/^/    /'
+else
+  ok "plugin without -flto: $(grep -- -flto "$tmp/nolto.log" | head -n 1)"
 fi
 
 [ "$failed" -eq 0 ]
