@@ -42,9 +42,11 @@ test -n "$progs" || progs="lua5.4 zlib"
 if test -n "$CCE_PLUGIN"; then
   : "${CCE_RTDIR:?CCE_RTDIR must be set with CCE_PLUGIN}"
   : "${CCE_INCDIR:?CCE_INCDIR must be set with CCE_PLUGIN}"
-  CCE_CFLAGS="-I$CCE_INCDIR -flto -fplugin=$CCE_PLUGIN -fno-ipa-icf"
+  # As pkg-config cce, with the build tree's specs file (rt/Makefile.am).
+  : "${CCE_SPECS:=$(dirname "$CCE_RTDIR")/cce-uninstalled.specs}"
+  CCE_CFLAGS="-I$CCE_INCDIR -flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -specs=$CCE_SPECS"
   CCE_LIBS="-flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -L$CCE_RTDIR -Wl,-rpath,$CCE_RTDIR -lcce"
-  CCE_CCFLAGS="-flto -fplugin=$CCE_PLUGIN -fno-ipa-icf"
+  CCE_CCFLAGS="-flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -specs=$CCE_SPECS"
 else
   CCE_CFLAGS=$(pkg-config --cflags cce) || exit 1
   CCE_LIBS=$(pkg-config --libs cce) || exit 1
@@ -56,7 +58,9 @@ CCE_EXTRA_LDFLAGS=${CCE_EXTRA_LDFLAGS--fplugin-arg-cce-stats}
 
 # Where the instrumented build puts `pkg-config --libs cce`: "ldflags" (the
 # default: LDFLAGS, as the README says) or "libs" (LIBS / MYLIBS, after the
-# objects; diagnostic only, for recipes that have such a variable).
+# objects; diagnostic only, for recipes that have such a variable) or
+# "noasneeded" (LDFLAGS, with -lcce inside -Wl,--push-state,--no-as-needed;
+# diagnostic only: shows what lies behind the --as-needed link failure).
 CCE_LIBS_PLACEMENT=${CCE_LIBS_PLACEMENT:-ldflags}
 
 PLAIN_CFLAGS="-O2 -flto"
@@ -195,7 +199,9 @@ run_program () {
       CC_V="gcc $CCE_CCFLAGS"
       CFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS"
       LDFLAGS_V="$PLAIN_CFLAGS $CCE_LIBS $CCE_EXTRA_LDFLAGS" LIBS_V=
-      if test "$CCE_LIBS_PLACEMENT" = libs; then
+      if test "$CCE_LIBS_PLACEMENT" = noasneeded; then
+        LDFLAGS_V="$PLAIN_CFLAGS $(echo "$CCE_LIBS" | sed 's/-lcce/-Wl,--push-state,--no-as-needed -lcce -Wl,--pop-state/') $CCE_EXTRA_LDFLAGS"
+      elif test "$CCE_LIBS_PLACEMENT" = libs; then
         LDFLAGS_V="$PLAIN_CFLAGS $CCE_CCFLAGS $CCE_EXTRA_LDFLAGS" LIBS_V=$CCE_LIBS
       fi
     fi
