@@ -33,14 +33,6 @@ else
   trap 'exit 1' 1 2 13 15
 fi
 
-cce_cc () {
-  if [ -f "$CCE_CC" ]; then
-    if [ -x "$CCE_CC" ]; then "$CCE_CC" "$@"; else sh "$CCE_CC" "$@"; fi
-  else
-    $CC -I"$CCE_INCDIR" -flto -fplugin="$CCE_PLUGIN" -fno-ipa-icf "$@" \
-      -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce
-  fi
-}
 
 failed=0
 ok () { echo "ok:   $*"; }

@@ -12,3 +12,8 @@
 : "${CC:=gcc}"
 GDB=${GDB-gdb}
 unset CCE_LOG
+
+# Compile and/or link with cce, as $(pkg-config --cflags/--libs cce) would.
+cce_cc () {
+  sh "$CCE_CC" "$@"
+}

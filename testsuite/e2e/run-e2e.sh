@@ -173,15 +173,6 @@ fi
 echo "   $n_oracle records ($(($(now) - t_start))s)"
 
 # ---- the instrumented variants --------------------------------------------------
-cce_cc () {
-  if [ -f "$CCE_CC" ]; then
-    if [ -x "$CCE_CC" ]; then "$CCE_CC" "$@"; else sh "$CCE_CC" "$@"; fi
-  else
-    # What testsuite/cce-cc does.
-    $CC -I"$CCE_INCDIR" -flto -fplugin="$CCE_PLUGIN" -fno-ipa-icf "$@" \
-      -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce
-  fi
-}
 
 fail () {
   echo "FAIL: $tag: $*"

@@ -33,7 +33,7 @@ for v in "O2:" "O2:-flto-partition=none" "O3:"; do
   opt=${v%%:*} pflag=${v#*:}
   tag="sigasync -$opt ${pflag:-(default partitioning)}"
   exe=$tmp/prog.$opt
-  if ! sh "$CCE_CC" -"$opt" $pflag "$src" -o "$exe" >"$tmp/cc.log" 2>&1; then
+  if ! cce_cc -"$opt" $pflag "$src" -o "$exe" >"$tmp/cc.log" 2>&1; then
     head -n 30 "$tmp/cc.log"; echo "FAIL: $tag: compilation failed"
     failed=$((failed + 1)); continue
   fi

@@ -47,7 +47,7 @@ for v in "O2:" "O2:-flto-partition=none" "O3:"; do
   opt=${v%%:*} pflag=${v#*:}
   tag="threadorigin -$opt ${pflag:-(default partitioning)}"
   exe=$tmp/prog.$opt
-  sh "$CCE_CC" -"$opt" $pflag "$src" -o "$exe" -pthread >"$tmp/cc.log" 2>&1 \
+  cce_cc -"$opt" $pflag "$src" -o "$exe" -pthread >"$tmp/cc.log" 2>&1 \
     || { head -n 30 "$tmp/cc.log"; echo "FAIL: $tag: compilation failed"; failed=$((failed + 1)); continue; }
   rm -f "$tmp/run.log"
   (cd "$tmp" && CCE_LOG="$tmp/run.log" timeout 60 "$exe") \
