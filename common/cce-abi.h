@@ -33,6 +33,9 @@
        "segment start").  The stores are volatile, in this order: the slot
        is reserved before it is written.
      noreturn callee: only the "before" half.
+     SITE is always a site word (cce-format.h): the module key of the
+     dictionary in the high half, so that an executable and the shared
+     libraries built with cce share one ccStack.
      cce_log (TAG) in instrumented code is rewritten to
          __cce_log_at (TAG, SITE)
      so that the decoder knows the exact call site, inlined frames
@@ -41,7 +44,7 @@
 #ifndef CCE_ABI_H
 #define CCE_ABI_H
 
-#define CCE_ABI_VERSION 2
+#define CCE_ABI_VERSION 3
 
 /* __thread uint64_t __cce_tls[CCE_TLS_WORDS];  initial-exec TLS, defined
    in libcce.  One block, so that a function needs one TLS address.  */
@@ -55,22 +58,22 @@
                              first (cce-format.h) */
 #define CCE_TLS_WORDS 4
 
-/* void __cce_grow_v2 (void);
+/* void __cce_grow_v3 (void);
    Make room for one more ccStack entry (CAP > DEPTH afterwards).  Entries
    below DEPTH keep their place unless the reservation is exhausted.
    Aborts with a message when memory is exhausted.  nothrow, leaf.  */
-#define CCE_SYM_GROW "__cce_grow_v2"
+#define CCE_SYM_GROW "__cce_grow_v3"
 
-/* void __cce_push_v2 (uint64_t id, uint64_t site, uint64_t entry);
-   void __cce_pop_v2 (uint64_t id);
+/* void __cce_push_v3 (uint64_t id, uint64_t site, uint64_t entry);
+   void __cce_pop_v3 (uint64_t id);
    The ccStack edge code above as functions, for code that is not
    instrumented by the plugin (tests, hand-written glue).  */
-#define CCE_SYM_PUSH "__cce_push_v2"
-#define CCE_SYM_POP "__cce_pop_v2"
+#define CCE_SYM_PUSH "__cce_push_v3"
+#define CCE_SYM_POP "__cce_pop_v3"
 
-/* void __cce_log_at_v2 (unsigned tag, uint64_t site);
+/* void __cce_log_at_v3 (unsigned tag, uint64_t site);
    cce_log (TAG) as seen from the log call site SITE.  nothrow, leaf.  */
-#define CCE_SYM_LOG_AT "__cce_log_at_v2"
+#define CCE_SYM_LOG_AT "__cce_log_at_v3"
 
 /* The public logging function the plugin recognises and rewrites.  */
 #define CCE_SYM_LOG "cce_log"
@@ -81,7 +84,7 @@
 #define CCE_SYM_DICT "__cce_dict"
 #define CCE_DICT_SECTION "cce_dict"
 
-/* Site number meaning "unknown call site" (cce_log called from code that
+/* Site word meaning "unknown call site" (cce_log called from code that
    was not instrumented).  */
 #define CCE_SITE_NONE UINT64_C (0xffffffffffffffff)
 
@@ -103,10 +106,10 @@
 #include <stdint.h>
 extern __thread uint64_t __cce_tls[CCE_TLS_WORDS]
   __attribute__ ((tls_model ("initial-exec")));
-void __cce_grow_v2 (void);
-void __cce_push_v2 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_pop_v2 (uint64_t id);
-void __cce_log_at_v2 (unsigned tag, uint64_t site);
+void __cce_grow_v3 (void);
+void __cce_push_v3 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_pop_v3 (uint64_t id);
+void __cce_log_at_v3 (unsigned tag, uint64_t site);
 extern const char __cce_dict[] __attribute__ ((weak));
 #endif
 

@@ -78,6 +78,16 @@ struct cce_edge
   uint64_t av;
 };
 
+/* A module of a merged graph (cce_graph_merge): the sites of one
+   dictionary, found by the key in site words.  */
+struct cce_module
+{
+  uint32_t key;          /* cce_module_key of its stamp */
+  uint32_t first_site;   /* its sites: sites[first_site .. + nsites) */
+  uint32_t nsites;
+  uint64_t stamp;
+};
+
 struct cce_graph
 {
   char **strings;        size_t nstrings, astrings;
@@ -88,6 +98,11 @@ struct cce_graph
   struct cce_edge *edges;   size_t nedges;   /* encode / read output,
                                                 root edges included */
   uint64_t stamp;        /* of the dictionary text (write / read output) */
+  struct cce_module *modules; size_t nmodules;  /* read and merge output:
+                                                   one per dictionary; none
+                                                   for a graph built in
+                                                   memory, whose site words
+                                                   are plain numbers */
   void *intern;          /* string interning table */
 };
 
@@ -137,6 +152,16 @@ int cce_graph_write_dict (struct cce_graph *g, char **text, size_t *len);
 struct cce_graph *cce_graph_read_dict (const char *text, size_t len,
                                        char *err, size_t errlen);
 
+/* Append the graph SRC, read from the dictionary of another module of the
+   same program (a shared library), to DST, read from one too.  Site words
+   with SRC's key then name SRC's sites in DST.  Returns 0, or -1 with a
+   message in ERR (out of memory, or a module key already in DST).  */
+int cce_graph_merge (struct cce_graph *dst, const struct cce_graph *src,
+                     char *err, size_t errlen);
+
+/* The site of G a site word names (cce-format.h), or CCE_NONE.  */
+uint32_t cce_site_of_word (const struct cce_graph *g, uint64_t word);
+
 /* Decoding one context.  */
 struct cce_stack_entry
 {
@@ -152,8 +177,8 @@ enum cce_decode_status
                                part, and *REASON says why */
 };
 
-/* Decode the context of a record: log site SITE, id ID, ccStack STACK of
-   NSTACK entries (bottom first).  Stores up to MAXSITES site numbers in
+/* Decode the context of a record: log site word SITE, id ID, ccStack STACK
+   of NSTACK entries (bottom first).  Stores up to MAXSITES site numbers in
    SITES, root first, the log site last, and their count in *NSITES
    (which may exceed MAXSITES: call again with more room).  */
 enum cce_decode_status cce_decode (const struct cce_graph *g, uint64_t site,
@@ -182,7 +207,9 @@ struct cce_path_frame
 
 /* Expand the sites of a decoded path (root first) into source frames, root
    first, collapsing split parts into their function and inserting one
-   frame for each external function in the path.  Same room convention as
+   frame for each external function in the path, except where the next
+   frame is the external function itself, an entry built with cce (in a
+   shared library of a merged graph, or called through the PLT).  Same room convention as
    cce_decode.  */
 void cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
                       size_t nsites, struct cce_path_frame *frames,

@@ -47,6 +47,20 @@
                              The root edge of a node is not listed: it is
                              [ROOT, ROOT + 1).
 
+   Site words.  The plugin numbers sites within one dictionary; the
+   program's code, the ccStack and the log carry *site words*:
+
+     word = (KEY << 32) | INDEX
+
+   INDEX is the site's number in its dictionary and KEY the module key of
+   that dictionary, cce_module_key (STAMP) below, so that the executable
+   and each shared library built with cce (each a module with its own
+   dictionary) can be told apart in one ccStack.  KEY is never 0 and never
+   0xffffffff: the words of CCE_SITE_NONE and the other special sites of
+   cce-abi.h have the key half 0xffffffff, and a word with key half 0
+   names site INDEX of the main program's dictionary (hand-written logs
+   and tests).
+
    Decoding a segment that ends in node N with id I: if N has a root value
    and I == ROOT, the segment starts at N.  Otherwise exactly one edge E of
    N has AV <= I < AV + NUMCC (caller of E); continue in the caller of E
@@ -56,7 +70,12 @@
    2. Event log (version CCE_LOG_VERSION)
    ========================================================================
    Binary, in the byte order of the machine that wrote it (the decoder
-   checks the magic).  A struct cce_log_header, then records.  A record is
+   checks the magic).  A header of HEADER_SIZE bytes, then records.  The
+   header is a struct cce_log_header, then NMODULES module entries: each a
+   struct cce_log_module and PATHLEN bytes of the path of a shared object
+   loaded in the process when the log was opened (no NUL), padded with
+   NULs to a multiple of 8 bytes.  The decoder looks for the dictionaries
+   of the modules that records name in these files.  A record is
    a struct cce_log_record followed by NSTACK struct cce_log_frame, the
    thread's ccStack bottom first.  Records of one thread appear in the
    order they were logged.  A file may end in the middle of a record only
@@ -68,7 +87,7 @@
 
 #include <stdint.h>
 
-#define CCE_DICT_VERSION 1
+#define CCE_DICT_VERSION 2
 #define CCE_DICT_MAGIC "cce-dict"
 
 /* Node flags.  */
@@ -88,9 +107,17 @@
 #define CCE_SITE_EXTERNAL 'x' /* call out of the program that may call
                                  back, on the ccStack */
 #define CCE_SITE_LOG 'l'      /* a cce_log call */
+#define CCE_SITE_TRACE 't'    /* the entry of a function traced with
+                                 -fplugin-arg-cce-trace: a log site whose
+                                 innermost frame is the traced function */
+
+/* Tags of the records of traced functions: CCE_TAG_TRACE + the position
+   (0, 1, ...) of the function in the trace list.  The decoder names such
+   a record by its function, from the site.  */
+#define CCE_TAG_TRACE UINT32_C (0xfff00000)
 
 #define CCE_LOG_MAGIC "CCE-LOG"   /* 8 bytes with the trailing NUL */
-#define CCE_LOG_VERSION 1
+#define CCE_LOG_VERSION 2
 
 struct cce_log_header
 {
@@ -100,6 +127,14 @@ struct cce_log_header
   uint64_t stamp;         /* stamp of the program's dictionary; 0 if the
                              program has none */
   uint64_t pid;           /* process that wrote the log */
+  uint32_t nmodules;      /* module entries that follow */
+  uint32_t reserved;      /* 0 */
+};
+
+struct cce_log_module
+{
+  uint32_t pathlen;       /* bytes of the path that follows */
+  uint32_t reserved;      /* 0 */
 };
 
 struct cce_log_record
@@ -107,10 +142,11 @@ struct cce_log_record
   uint32_t thread;        /* 1, 2, ... in order of each thread's first
                              record */
   uint32_t tag;           /* the argument of cce_log */
-  uint64_t site;          /* log site number, or CCE_SITE_NONE */
+  uint64_t site;          /* site word of the log call, or CCE_SITE_NONE */
   uint64_t id;            /* __cce_id at the log call */
   uint32_t nstack;        /* ccStack entries that follow */
-  uint32_t module;        /* 0: the main program */
+  uint32_t module;        /* module key of the log site (SITE >> 32);
+                             0 if the log site is unknown */
 };
 
 struct cce_log_frame
@@ -133,5 +169,23 @@ cce_fnv1a64 (const void *data, unsigned long len)
     }
   return h;
 }
+
+/* The module key of a dictionary with stamp STAMP: never 0 or
+   0xffffffff.  */
+static inline uint32_t
+cce_module_key (uint64_t stamp)
+{
+  uint32_t k = (uint32_t) stamp;
+  if (k == 0 || k == UINT32_C (0xffffffff))
+    k = (uint32_t) (stamp >> 32) | 1;
+  if (k == UINT32_C (0xffffffff))
+    k = UINT32_C (0x7fffffff);
+  return k;
+}
+
+#define CCE_SITE_WORD(key, index) \
+  (((uint64_t) (key) << 32) | (uint64_t) (uint32_t) (index))
+#define CCE_SITE_KEY(word) ((uint32_t) ((word) >> 32))
+#define CCE_SITE_INDEX(word) ((uint32_t) (word))
 
 #endif /* CCE_FORMAT_H */

@@ -139,6 +139,7 @@ cce_graph_free (struct cce_graph *g)
   free (g->sites);
   free (g->frames);
   free (g->edges);
+  free (g->modules);
   if (g->intern)
     free (((struct intern *) g->intern)->slots);
   free (g->intern);
@@ -665,6 +666,7 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
         st.external_sites++;
         break;
       case CCE_SITE_LOG:
+      case CCE_SITE_TRACE:
         st.log_sites++;
         break;
       }
@@ -957,6 +959,7 @@ validate (struct cce_graph *g, char *err, size_t errlen)
           break;
         case CCE_SITE_INDIRECT:
         case CCE_SITE_LOG:
+        case CCE_SITE_TRACE:
           break;
         default:
           BAD ("dictionary: site %zu has unknown kind '%c'", i, s->kind);
@@ -1181,12 +1184,144 @@ cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
     if (intern_rehash (g, n) < 0)
       goto oom;
   }
+  g->modules = malloc (sizeof *g->modules);
+  if (!g->modules)
+    goto oom;
+  g->modules[0].key = cce_module_key (g->stamp);
+  g->modules[0].first_site = 0;
+  g->modules[0].nsites = (uint32_t) g->nsites;
+  g->modules[0].stamp = g->stamp;
+  g->nmodules = 1;
   return g;
 
 oom:
   set_err (err, errlen, "%s", strerror (ENOMEM));
   cce_graph_free (g);
   return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Modules.                                                           */
+
+int
+cce_graph_merge (struct cce_graph *dst, const struct cce_graph *src,
+                 char *err, size_t errlen)
+{
+  size_t i, sbase, fbase, nbase, frbase;
+  uint32_t *smap = NULL;
+
+  if (dst->nmodules == 0 || src->nmodules != 1)
+    {
+      set_err (err, errlen, "only graphs read from dictionaries merge");
+      return -1;
+    }
+  for (i = 0; i < dst->nmodules; i++)
+    if (dst->modules[i].key == src->modules[0].key)
+      {
+        set_err (err, errlen, "two modules with the key %08" PRIx32
+                 " (the same dictionary twice?)", dst->modules[i].key);
+        return -1;
+      }
+  if ((uint64_t) dst->nsites + src->nsites >= CCE_THREAD_MARK
+      || (uint64_t) dst->nnodes + src->nnodes >= CCE_NONE
+      || (uint64_t) dst->nframes + src->nframes >= CCE_NONE)
+    {
+      set_err (err, errlen, "merged graph too large");
+      return -1;
+    }
+  smap = malloc ((src->nstrings ? src->nstrings : 1) * sizeof *smap);
+  if (!smap)
+    goto oom;
+  for (i = 0; i < src->nstrings; i++)
+    if ((smap[i] = cce_graph_string (dst, src->strings[i])) == CCE_NONE)
+      goto oom;
+  fbase = dst->nfuncs;
+  nbase = dst->nnodes;
+  sbase = dst->nsites;
+  frbase = dst->nframes;
+  if (GROW (dst->funcs, dst->afuncs, fbase + src->nfuncs + 1) < 0
+      || GROW (dst->nodes, dst->anodes, nbase + src->nnodes + 1) < 0
+      || GROW (dst->sites, dst->asites, sbase + src->nsites + 1) < 0
+      || GROW (dst->frames, dst->aframes, frbase + src->nframes + 1) < 0)
+    goto oom;
+  {
+    struct cce_module *m = realloc (dst->modules, (dst->nmodules + 1)
+                                                  * sizeof *m);
+    if (!m)
+      goto oom;
+    dst->modules = m;
+  }
+  for (i = 0; i < src->nfuncs; i++)
+    {
+      struct cce_func f = src->funcs[i];
+      f.name = smap[f.name];
+      f.file = smap[f.file];
+      dst->funcs[fbase + i] = f;
+    }
+  for (i = 0; i < src->nnodes; i++)
+    {
+      struct cce_node n = src->nodes[i];
+      n.func += (uint32_t) fbase;
+      dst->nodes[nbase + i] = n;
+    }
+  for (i = 0; i < src->nsites; i++)
+    {
+      struct cce_site st = src->sites[i];
+      st.node += (uint32_t) nbase;
+      if (st.kind == CCE_SITE_DIRECT || st.kind == CCE_SITE_BACK)
+        st.target += (uint32_t) nbase;
+      else if (st.kind == CCE_SITE_EXTERNAL)
+        st.target = smap[st.target];
+      st.first_frame += (uint32_t) frbase;
+      dst->sites[sbase + i] = st;
+    }
+  for (i = 0; i < src->nframes; i++)
+    {
+      struct cce_frame f = src->frames[i];
+      f.func += (uint32_t) fbase;
+      if (f.file != CCE_NONE)
+        f.file = smap[f.file];
+      dst->frames[frbase + i] = f;
+    }
+  dst->nfuncs += src->nfuncs;
+  dst->nnodes += src->nnodes;
+  dst->nsites += src->nsites;
+  dst->nframes += src->nframes;
+  dst->modules[dst->nmodules] = src->modules[0];
+  dst->modules[dst->nmodules].first_site = (uint32_t) sbase;
+  dst->nmodules++;
+  free (smap);
+  if (index_edges (dst) < 0)
+    {
+      set_err (err, errlen, "%s", strerror (ENOMEM));
+      return -1;
+    }
+  return 0;
+
+oom:
+  free (smap);
+  set_err (err, errlen, "%s", strerror (ENOMEM));
+  return -1;
+}
+
+uint32_t
+cce_site_of_word (const struct cce_graph *g, uint64_t word)
+{
+  uint32_t key = CCE_SITE_KEY (word), idx = CCE_SITE_INDEX (word);
+  size_t i;
+
+  if (key == 0 || g->nmodules == 0)
+    {
+      /* A plain site number: of the main dictionary, or of a graph built
+         in memory.  */
+      size_t n = g->nmodules ? g->modules[0].nsites : g->nsites;
+      return key == 0 && idx < n ? idx : CCE_NONE;
+    }
+  for (i = 0; i < g->nmodules; i++)
+    if (g->modules[i].key == key)
+      return idx < g->modules[i].nsites ? g->modules[i].first_site + idx
+                                        : CCE_NONE;
+  return CCE_NONE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1244,7 +1379,7 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
             const char **reason)
 {
   size_t count = 0, k = nstack, i;
-  uint32_t n;
+  uint32_t n, ls;
   enum cce_decode_status status = CCE_DECODE_OK;
   const char *why = NULL;
 
@@ -1255,15 +1390,23 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
 
   if (site == CCE_SITE_NONE)
     GIVE_UP ("logged from code built without cce");
-  if (site >= g->nsites || g->sites[site].kind != CCE_SITE_LOG)
+  ls = cce_site_of_word (g, site);
+  if (ls == CCE_NONE)
+    GIVE_UP (CCE_SITE_KEY (site) == 0 || g->nmodules <= 1
+             || cce_site_of_word (g, CCE_SITE_WORD (CCE_SITE_KEY (site), 0))
+                != CCE_NONE
+             ? "log site unknown to the dictionary"
+             : "logged in a module whose dictionary was not given");
+  if (g->sites[ls].kind != CCE_SITE_LOG && g->sites[ls].kind != CCE_SITE_TRACE)
     GIVE_UP ("log site unknown to the dictionary");
-  EMIT ((uint32_t) site);
-  n = g->sites[site].node;
+  EMIT (ls);
+  n = g->sites[ls].node;
   for (;;)
     {
       const struct cce_node *node;
       const struct cce_site *s;
       const struct cce_stack_entry *top;
+      uint32_t ts;
 
       /* Walk up through one segment.  Each step goes up an edge of the
          acyclic graph, so it ends within nnodes steps.  */
@@ -1299,8 +1442,8 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
           if (!(node->flags & CCE_NODE_ENTRY))
             GIVE_UP ("signal entry does not start at an entry function");
           if (top->site == CCE_SITE_SIGNAL_SYNC && top->id == 0 && k > 0
-              && stack[k - 1].site < g->nsites
-              && signal_sender (g, &g->sites[stack[k - 1].site]))
+              && (ts = cce_site_of_word (g, stack[k - 1].site)) != CCE_NONE
+              && signal_sender (g, &g->sites[ts]))
             continue;
           GIVE_UP ("signal handler: the interrupted context is unknown");
         }
@@ -1316,9 +1459,10 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
           id = 0;
           continue;
         }
-      if (top->site >= g->nsites)
+      ts = cce_site_of_word (g, top->site);
+      if (ts == CCE_NONE)
         GIVE_UP ("ccStack entry names an unknown site");
-      s = &g->sites[top->site];
+      s = &g->sites[ts];
       if (s->kind == CCE_SITE_BACK)
         {
           if (s->target != n)
@@ -1331,7 +1475,7 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
         }
       else
         GIVE_UP ("ccStack entry is not a ccStack site");
-      EMIT ((uint32_t) top->site);
+      EMIT (ts);
       n = s->node;
       id = top->id;
     }
@@ -1414,6 +1558,16 @@ cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
           last = pf;
           have_last = 1;
         }
+      /* A call out of the module that entered the function it names,
+         built with cce (in a shared library, or interposable): the
+         callee's own frame follows.  */
+      if (s->kind == CCE_SITE_EXTERNAL && i + 1 < nsites
+          && sites[i + 1] < g->nsites && s->target < g->nstrings
+          && (g->nodes[g->sites[sites[i + 1]].node].flags & CCE_NODE_ENTRY)
+          && strcmp (g->strings[s->target],
+                     g->strings[g->funcs[g->nodes[g->sites[sites[i + 1]].node]
+                                         .func].name]) == 0)
+        continue;
       if (s->kind == CCE_SITE_EXTERNAL)
         {
           struct cce_path_frame pf;

@@ -71,6 +71,11 @@ read standard input.\n\
                              the creating thread's context, the frame\n\
                              [thread], then the start routine (default:\n\
                              start at the start routine)\n\
+  -m, --module=LIB           LIB is a shared library built with cce that\n\
+                             PROGRAM used; needed only when LIB is not where\n\
+                             the process loaded it from (the log lists the\n\
+                             libraries loaded when it was opened, and those\n\
+                             built with cce are read from there)\n\
 \n\
   -h, --help                 give this help list\n\
   -V, --version              print program version\n\
@@ -109,6 +114,7 @@ main (int argc, char **argv)
     { "format", required_argument, NULL, 'f' },
     { "output", required_argument, NULL, 'o' },
     { "thread-origin", no_argument, NULL, 't' },
+    { "module", required_argument, NULL, 'm' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 }
@@ -123,9 +129,11 @@ main (int argc, char **argv)
   struct cced_record rec;
   FILE *of;
   int c, r, status = EXIT_OK, werr = 0, thread_origin = 0;
+  const char **modules = NULL;
+  size_t nmodules = 0;
 
   opterr = 0;
-  while ((c = getopt_long (argc, argv, ":f:o:thV", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, ":f:o:m:thV", longopts, NULL)) != -1)
     switch (c)
       {
       case 'f':
@@ -142,6 +150,18 @@ main (int argc, char **argv)
         break;
       case 't':
         thread_origin = 1;
+        break;
+      case 'm':
+        {
+          const char **m = realloc (modules, (nmodules + 1) * sizeof *m);
+          if (!m)
+            {
+              fprintf (stderr, PROG ": %s\n", strerror (ENOMEM));
+              return EXIT_USAGE;
+            }
+          modules = m;
+          modules[nmodules++] = optarg;
+        }
         break;
       case 'h':
         help ();
@@ -188,6 +208,29 @@ main (int argc, char **argv)
       cced_program_close (prog);
       return err.code == CCED_E_NOMEM ? EXIT_USAGE : EXIT_BADINPUT;
     }
+
+  /* The shared libraries built with cce: those named with --module must
+     be usable; of those the process had loaded (the log's module table),
+     the ones built with cce are added, the others skipped.  */
+  for (size_t i = 0; i < nmodules; i++)
+    if (cced_program_add_module (prog, modules[i], &err) < 0)
+      {
+        error_line (modules[i], err.msg);
+        cced_log_close (log);
+        cced_program_close (prog);
+        free (modules);
+        return err.code == CCED_E_NOMEM ? EXIT_USAGE : EXIT_BADINPUT;
+      }
+  free (modules);
+  for (size_t i = 0; i < cced_log_nmodules (log); i++)
+    if (cced_program_add_module (prog, cced_log_module (log, i), &err) < 0
+        && (err.code == CCED_E_BAD_DICT || err.code == CCED_E_NOMEM))
+      {
+        error_line (cced_log_module (log, i), err.msg);
+        cced_log_close (log);
+        cced_program_close (prog);
+        return err.code == CCED_E_NOMEM ? EXIT_USAGE : EXIT_BADINPUT;
+      }
 
   /* Open the output only once the input is known to be good.  */
   of = stdout;

@@ -33,7 +33,8 @@ _Static_assert (offsetof (struct cce_log_frame, id)
                 == offsetof (struct cce_stack_entry, id), "frame layout");
 _Static_assert (offsetof (struct cce_log_frame, site)
                 == offsetof (struct cce_stack_entry, site), "frame layout");
-_Static_assert (sizeof (struct cce_log_header) == 32, "log header layout");
+_Static_assert (sizeof (struct cce_log_header) == 40, "log header layout");
+_Static_assert (sizeof (struct cce_log_module) == 8, "log module layout");
 _Static_assert (sizeof (struct cce_log_record) == 32, "log record layout");
 
 /* ===================================================================
@@ -174,8 +175,9 @@ cced_program_from_dict (const char *name, const char *text, size_t len,
   return p;
 }
 
-struct cced_program *
-cced_program_open (const char *path, struct cced_error *err)
+/* Read the dictionary of the ELF file PATH into a program named PATH.  */
+static struct cced_program *
+program_from_elf (const char *path, struct cced_error *err)
 {
   struct cced_program *p = NULL;
   Elf *elf = NULL;
@@ -277,6 +279,52 @@ out:
   return p;
 }
 
+struct cced_program *
+cced_program_open (const char *path, struct cced_error *err)
+{
+  return program_from_elf (path, err);
+}
+
+int
+cced_program_add_module (struct cced_program *p, const char *path,
+                         struct cced_error *err)
+{
+  char msg[CCED_ERRMSG_SIZE - 64];
+  struct cced_program *m;
+  size_t i;
+
+  clearerr_ (err);
+  if (!p || !path)
+    return seterr (err, CCED_E_INVAL, EINVAL, "no program or no module");
+  m = program_from_elf (path, err);
+  if (!m)
+    return -1;
+  for (i = 0; i < p->g->nmodules; i++)
+    if (p->g->modules[i].stamp == m->g->stamp)
+      {
+        /* The same dictionary again (a module named twice).  */
+        cced_program_close (m);
+        return 0;
+      }
+  msg[0] = '\0';
+  if (cce_graph_merge (p->g, m->g, msg, sizeof msg) < 0)
+    {
+      cced_program_close (m);
+      if (strcmp (msg, strerror (ENOMEM)) == 0)
+        return nomem (err);
+      return seterr (err, CCED_E_BAD_DICT, 0, "cannot add module %s: %s",
+                     path, msg);
+    }
+  cced_program_close (m);
+  return 0;
+}
+
+size_t
+cced_program_nmodules (const struct cced_program *p)
+{
+  return p->g->nmodules;
+}
+
 const struct cce_graph *
 cced_program_graph (const struct cced_program *p)
 {
@@ -326,6 +374,9 @@ struct cced_log
   int done;
   int failed;
   struct cced_error sticky;
+
+  char **modules;          /* paths of the header's module table */
+  size_t nmodules;
 };
 
 static inline uint32_t
@@ -437,6 +488,37 @@ log_read_header (struct cced_log *l, const struct cced_program *prog,
     return seterr (err, CCED_E_LOG_HEADER, 0,
                    "truncated log header (%zu of %" PRIu32 " bytes)",
                    l->end - l->pos, hsize);
+  {
+    /* The module table: NMODULES entries within the header.  */
+    const unsigned char *q = l->buf + l->pos + sizeof h;
+    const unsigned char *end = l->buf + l->pos + hsize;
+    uint32_t nmod = l->swapped ? bswap32 (h.nmodules) : h.nmodules;
+    if (nmod > (hsize - sizeof h) / sizeof (struct cce_log_module))
+      return seterr (err, CCED_E_LOG_HEADER, 0,
+                     "bad module table in the log header");
+    if (nmod && !(l->modules = calloc (nmod, sizeof *l->modules)))
+      return nomem (err);
+    for (uint32_t i = 0; i < nmod; i++)
+      {
+        struct cce_log_module m;
+        size_t padded;
+        if ((size_t) (end - q) < sizeof m)
+          return seterr (err, CCED_E_LOG_HEADER, 0,
+                         "bad module table in the log header");
+        memcpy (&m, q, sizeof m);
+        if (l->swapped)
+          m.pathlen = bswap32 (m.pathlen);
+        q += sizeof m;
+        padded = ((size_t) m.pathlen + 7) & ~(size_t) 7;
+        if (m.pathlen == 0 || (size_t) (end - q) < padded)
+          return seterr (err, CCED_E_LOG_HEADER, 0,
+                         "bad module table in the log header");
+        if (!(l->modules[i] = strndup ((const char *) q, m.pathlen)))
+          return nomem (err);
+        l->nmodules++;
+        q += padded;
+      }
+  }
   l->pos += hsize;
   l->stamp = h.stamp;
   l->pid = h.pid;
@@ -524,7 +606,22 @@ cced_log_close (struct cced_log *l)
   free (l->buf);
   free (l->stack);
   free (l->name);
+  for (size_t i = 0; i < l->nmodules; i++)
+    free (l->modules[i]);
+  free (l->modules);
   free (l);
+}
+
+size_t
+cced_log_nmodules (const struct cced_log *l)
+{
+  return l->nmodules;
+}
+
+const char *
+cced_log_module (const struct cced_log *l, size_t i)
+{
+  return i < l->nmodules ? l->modules[i] : NULL;
 }
 
 uint64_t
@@ -765,12 +862,6 @@ cced_decode (struct cced_decoder *d, const struct cced_record *rec,
   const char *reason = NULL;
   size_t nsites, nframes;
 
-  if (rec->module != 0)
-    {
-      incomplete (d, path, "record of module %" PRIu32
-                  " (only the main program is supported)", rec->module);
-      return 0;
-    }
   /* The core checks the log site (CCE_SITE_NONE, out of range, not a
      log site) and the ccStack entries.  */
 
@@ -1560,13 +1651,46 @@ fold_entry (struct cced_output *o)
   return e;
 }
 
+/* The name of the traced function a record of -fplugin-arg-cce-trace
+   stands for, or NULL if REC is an ordinary cce_log record.  */
+static const char *
+trace_name (const struct cced_output *o, const struct cced_record *rec)
+{
+  const struct cce_graph *g;
+  const struct cce_site *s;
+  uint32_t site;
+
+  if (rec->tag < CCE_TAG_TRACE)
+    return NULL;
+  g = o->prog->g;
+  site = cce_site_of_word (g, rec->site);
+  if (site == CCE_NONE || g->sites[site].kind != CCE_SITE_TRACE)
+    return NULL;
+  s = &g->sites[site];
+  return graph_string (g, g->funcs[g->frames[s->first_frame + s->nframes
+                                             - 1].func].name);
+}
+
 static inline void
 emit_record_line (struct cced_output *o, const struct cced_record *rec,
                   const char *val, size_t vlen)
 {
   char tmp[48], *e = tmp + sizeof tmp, *s = e;
-  /* "THREAD\tTAG\t" built backwards.  */
+  const char *tn;
+  /* "THREAD\tTAG\t" built backwards.  A traced function's record shows
+     the function's name as its tag.  */
   *--s = '\t';
+  if (__builtin_expect (rec->tag >= CCE_TAG_TRACE, 0)
+      && (tn = trace_name (o, rec)) != NULL)
+    {
+      *--s = '\t';
+      s = fmt_u64 (s, rec->thread);
+      out_write (o, s, e - s - 1);
+      out_write (o, tn, strlen (tn));
+      out_write (o, "\t", 1);
+      out_write (o, val, vlen);
+      return;
+    }
   s = fmt_u64 (s, rec->tag);
   *--s = '\t';
   s = fmt_u64 (s, rec->thread);
@@ -1607,6 +1731,17 @@ emit_text_header (struct cced_output *o, const struct cced_record *rec)
   ns = fmt_u64 (ne, rec->tag);
   memcpy (p, ns, ne - ns);
   p += ne - ns;
+  out_write (o, tmp, p - tmp);
+  p = tmp;
+  {
+    const char *tn = trace_name (o, rec);
+    if (tn)
+      {
+        out_write (o, " (trace ", 8);
+        out_write (o, tn, strlen (tn));
+        *p++ = ')';
+      }
+  }
   *p++ = '\n';
   out_write (o, tmp, p - tmp);
 }

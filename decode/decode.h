@@ -90,6 +90,16 @@ struct cced_program *cced_program_from_dict (const char *name,
                                              const char *text, size_t len,
                                              struct cced_error *err);
 
+/* Add the dictionary of the shared library PATH, another module of the
+   same program built with cce, so that records and ccStack entries in its
+   code decode.  Adding a module twice does nothing.  Returns 0, or -1 with
+   the errors of cced_program_open (CCED_E_NO_DICT: PATH was not built
+   with cce) or CCED_E_BAD_DICT (two modules with one key).  Call it before
+   making decoders and outputs of P.  */
+int cced_program_add_module (struct cced_program *p, const char *path,
+                             struct cced_error *err);
+/* Modules of P: 1 + the modules added.  */
+size_t cced_program_nmodules (const struct cced_program *p);
 const struct cce_graph *cced_program_graph (const struct cced_program *p);
 const char *cced_program_name (const struct cced_program *p);
 void cced_program_close (struct cced_program *p);
@@ -117,6 +127,12 @@ void cced_log_close (struct cced_log *log);
 
 uint64_t cced_log_pid (const struct cced_log *log);
 uint64_t cced_log_stamp (const struct cced_log *log);
+/* The shared objects the process had loaded when it opened the log (its
+   header's module table): cced_log_nmodules of them, each a path, or NULL
+   past the end.  Those built with cce are modules to add to the program
+   (cced_program_add_module).  */
+size_t cced_log_nmodules (const struct cced_log *log);
+const char *cced_log_module (const struct cced_log *log, size_t i);
 /* Whether the log was written in the other byte order (it is converted).  */
 int cced_log_swapped (const struct cced_log *log);
 
@@ -131,7 +147,7 @@ struct cced_record
   uint64_t site;
   uint64_t id;
   uint32_t nstack;
-  uint32_t module;
+  uint32_t module;        /* module key of the log site (cce-format.h) */
   const struct cce_stack_entry *stack;
 };
 

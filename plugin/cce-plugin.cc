@@ -60,6 +60,11 @@ static struct plugin_info cce_plugin_info = {
   "  dump[=FILE]  write the plugin's decisions (nodes, edges, numCC,\n"
   "              addition values, back edges, sites instrumented) to FILE,\n"
   "              by default OUTPUT.cce next to the linked program\n"
+  "  trace=F[,F...]  log a record at every entry of each function F, with\n"
+  "              tag 0xfff00000 + its position in the list (give it when\n"
+  "              compiling too: traced functions are not inlined)\n"
+  "  count       count ccStack pushes (out-of-line pushes; the runtime\n"
+  "              reports them at exit when CCE_STATS names a file)\n"
 };
 
 /* Plugin options.  GCC 12 parses -fdump-* before it loads plugins, so a
@@ -68,6 +73,18 @@ static struct plugin_info cce_plugin_info = {
 static bool opt_stats;
 static bool opt_dump;
 static const char *opt_dump_file;
+static std::vector<std::string> opt_trace;   /* functions to trace */
+static bool opt_count;
+
+/* The position of NAME in the trace list, or -1.  */
+static int
+trace_index (const char *name)
+{
+  for (size_t i = 0; i < opt_trace.size (); i++)
+    if (opt_trace[i] == name)
+      return (int) i;
+  return -1;
+}
 
 /* ------------------------------------------------------------------ */
 /* Declarations of the runtime ABI (cce-abi.h), built once per lto1.  */
@@ -157,6 +174,8 @@ struct site_info
 struct collector
 {
   struct cce_graph *g;
+  uint32_t key;                              /* module key (cce-format.h) */
+  bool shared;                               /* linking a shared object */
   std::map<tree, uint32_t> funcs;            /* source FUNCTION_DECL */
   std::map<cgraph_node *, uint32_t> nodes;
   std::vector<site_info> sites;
@@ -313,6 +332,22 @@ collect_sites (collector &c, cgraph_node *node)
   basic_block bb;
   profile_count entry = ENTRY_BLOCK_PTR_FOR_FN (fun)->count;
 
+  /* The entry of a traced function: a log site with the function's own
+     frame, at its declaration.  A split part is not an entry.  */
+  if (!opt_trace.empty () && !node->split_part)
+    {
+      tree src = source_decl (node->decl);
+      if (trace_index (source_name (src)) >= 0)
+        {
+          uint32_t site = cce_graph_site (c.g, n, CCE_SITE_TRACE, CCE_NONE,
+                                          1.0);
+          expanded_location xl = expand_location (DECL_SOURCE_LOCATION (src));
+          cce_graph_frame (c.g, site, func_of (c, node->decl), xl.file,
+                           xl.line, xl.column);
+          c.sites.push_back ({ node, NULL, site });
+        }
+    }
+
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
@@ -333,10 +368,21 @@ collect_sites (collector &c, cgraph_node *node)
         else
           {
             cgraph_node *callee = cgraph_node::get (fndecl);
+            enum availability avail = AVAIL_AVAILABLE;
             if (callee)
-              callee = callee->ultimate_alias_target ();
+              callee = callee->ultimate_alias_target (&avail, node);
             auto it = callee ? c.nodes.find (callee) : c.nodes.end ();
-            if (it != c.nodes.end ())
+            /* A function of a shared library that another module may
+               interpose (default visibility, -fPIC; nothing interposes
+               an executable's functions): the call may not reach this
+               body; it is a call out of the module.  */
+            if (it != c.nodes.end () && avail <= AVAIL_INTERPOSABLE
+                && c.shared)
+              {
+                kind = CCE_SITE_EXTERNAL;
+                target = cce_graph_string (c.g, external_name (fndecl));
+              }
+            else if (it != c.nodes.end ())
               {
                 kind = CCE_SITE_DIRECT;
                 target = it->second;
@@ -477,6 +523,7 @@ instrument_function (collector &c, size_t first, size_t last)
   bool needed = false, stack_sites = false;
   tree u64 = long_long_unsigned_type_node;
 
+  auto word = [&c] (uint32_t sn) { return CCE_SITE_WORD (c.key, sn); };
   for (size_t i = first; i < last; i++)
     {
       const struct cce_site *s = &g->sites[c.sites[i].site];
@@ -518,11 +565,28 @@ instrument_function (collector &c, size_t first, size_t last)
                            gimple_build_assign (d, tls_ref (CCE_TLS_DEPTH,
                                                             true)));
     }
+  /* (7) The entry of a traced function logs.  */
+  for (size_t i = first; i < last; i++)
+    if (g->sites[c.sites[i].site].kind == CCE_SITE_TRACE)
+      {
+        tree src = source_decl (node->decl);
+        gcall *log = gimple_build_call (log_at_decl, 2,
+                                        build_int_cst (unsigned_type_node,
+                                                       CCE_TAG_TRACE
+                                                       + trace_index
+                                                           (source_name
+                                                              (src))),
+                                        u64_cst (word (c.sites[i].site)));
+        gimple_set_location (log, DECL_SOURCE_LOCATION (src));
+        gimple_seq_add_stmt (&entry_seq, log);
+      }
   gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
                                                       (cfun)), entry_seq);
 
   for (size_t i = first; i < last; i++)
     {
+      if (!c.sites[i].stmt)
+        continue;               /* a trace site, done above */
       gcall *call = as_a<gcall *> (c.sites[i].stmt);
       uint32_t sn = c.sites[i].site;
       const struct cce_site *s = &g->sites[sn];
@@ -556,16 +620,19 @@ instrument_function (collector &c, size_t first, size_t last)
              at most once per call chain: it gets the out-of-line push, and
              no new blocks (with them, GCC 12's VRP crashes on blocks that
              end in a noreturn call).  */
-          if (gimple_call_noreturn_p (call))
+          if (gimple_call_noreturn_p (call) || opt_count)
             {
-              gimple *p = gimple_build_call (push_decl, 3, id, u64_cst (sn),
+              gimple *p = gimple_build_call (push_decl, 3, id,
+                                             u64_cst (word (sn)),
                                              u64_cst (cce_site_entry (g,
                                                                       sn)));
               gimple_set_location (p, gimple_location (call));
               gsi_insert_before (&gsi, p, GSI_SAME_STMT);
-              continue;
+              if (gimple_call_noreturn_p (call))
+                continue;
             }
-          insert_push (&gsi, id, d, sn, cce_site_entry (g, sn));
+          else
+            insert_push (&gsi, id, d, word (sn), cce_site_entry (g, sn));
           gimple_seq_add_stmt (&after,
                                gimple_build_assign (tls_ref (CCE_TLS_DEPTH,
                                                              true), d));
@@ -589,7 +656,7 @@ instrument_function (collector &c, size_t first, size_t last)
                 tag = t;
               }
             gcall *repl = gimple_build_call (log_at_decl, 2, tag,
-                                             u64_cst (sn));
+                                             u64_cst (word (sn)));
             gimple_set_location (repl, gimple_location (call));
             gimple_set_block (repl, gimple_block (call));
             gimple_call_set_lhs (repl, NULL_TREE);
@@ -634,8 +701,26 @@ instrument_function (collector &c, size_t first, size_t last)
 /* ------------------------------------------------------------------ */
 /* The dictionary.                                                    */
 
+/* Is the output a shared object?  lto1 is told with -flinker-output, but
+   lto-wrapper does not pass it on to the LTRANS: there, a PIC unit that
+   defines no main is taken for one.  */
+static bool
+linking_shared_object (void)
+{
+  if (flag_lto_linker_output != LTO_LINKER_OUTPUT_UNKNOWN)
+    return flag_lto_linker_output == LTO_LINKER_OUTPUT_DYN;
+  if (!flag_pic || flag_pie)
+    return false;
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    if (DECL_NAME (node->decl) && MAIN_NAME_P (DECL_NAME (node->decl))
+        && TREE_PUBLIC (node->decl))
+      return false;
+  return true;
+}
+
 static void
-emit_dictionary (const char *text, size_t len)
+emit_dictionary (const char *text, size_t len, bool shared)
 {
   tree str = build_string (len, text);
   tree type = build_array_type_nelts (char_type_node, len);
@@ -656,6 +741,14 @@ emit_dictionary (const char *text, size_t len)
   SET_DECL_ALIGN (decl, 8 * BITS_PER_UNIT);
   DECL_USER_ALIGN (decl) = 1;
   set_decl_section_name (decl, CCE_DICT_SECTION);
+  /* A shared library keeps its dictionary to itself: the runtime's
+     reference to __cce_dict is the executable's, and every module's
+     dictionary stays in its own cce_dict section for the decoder.  */
+  if (shared)
+    {
+      DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
+      DECL_VISIBILITY_SPECIFIED (decl) = 1;
+    }
   DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("retain"), NULL_TREE,
                                       tree_cons (get_identifier ("used"),
                                                  NULL_TREE, NULL_TREE));
@@ -701,6 +794,8 @@ dump_decisions (FILE *f, const collector &c,
         fprintf (f, " ccStack (%s) entry %" PRIu64,
                  s->reason == 'o' ? "overflow cut" : "back edge",
                  cce_site_entry (g, (uint32_t) i));
+      else if (s->kind == CCE_SITE_TRACE)
+        fprintf (f, " trace");
       else if (s->kind != CCE_SITE_LOG)
         fprintf (f, " ccStack");
       fprintf (f, " freq %.3g\n", s->freq);
@@ -719,6 +814,8 @@ cce_execute (void)
     fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
   if (!tls_decl)
     build_runtime_decls ();
+
+  c.shared = linking_shared_object ();
 
   /* Step 1: nodes, then sites.  */
   FOR_EACH_DEFINED_FUNCTION (node)
@@ -788,6 +885,14 @@ cce_execute (void)
              st.back_sites, st.overflow_sites, st.indirect_sites,
              st.external_sites, st.log_sites, st.max_numcc);
 
+  /* Step 4, first half: the dictionary text, whose stamp gives the module
+     key in the site words of step 3.  */
+  char *text;
+  size_t len;
+  if (cce_graph_write_dict (c.g, &text, &len) < 0)
+    fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
+  c.key = cce_module_key (c.g->stamp);
+
   /* Step 3: sites are grouped by node in the order collected.  */
   for (size_t i = 0, j; i < c.sites.size (); i = j)
     {
@@ -798,11 +903,7 @@ cce_execute (void)
     }
 
   /* Step 4.  */
-  char *text;
-  size_t len;
-  if (cce_graph_write_dict (c.g, &text, &len) < 0)
-    fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
-  emit_dictionary (text, len);
+  emit_dictionary (text, len, c.shared);
   free (text);
   cce_graph_free (c.g);
   return 0;
@@ -858,6 +959,37 @@ cce_override_gate (void *gate_status, void *)
     *(bool *) gate_status = false;
 }
 
+/* Traced functions are kept out of interprocedural optimization, as if
+   with __attribute__ ((noipa)), when compiling and at link time: not
+   inlined, not cloned, and neither known const or pure nor summarized for
+   their callers -- their entries log, and every entry must run.  */
+static void
+cce_keep_traced (void *, void *)
+{
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    {
+      tree decl = node->decl;
+      if (!DECL_NAME (decl)
+          || trace_index (source_name (source_decl (decl))) < 0)
+        continue;
+      if (lookup_attribute ("always_inline", DECL_ATTRIBUTES (decl)))
+        {
+          warning_at (DECL_SOURCE_LOCATION (decl), 0,
+                      "cce: cannot trace always_inline function %qD", decl);
+          continue;
+        }
+      DECL_UNINLINABLE (decl) = 1;
+      TREE_READONLY (decl) = 0;
+      DECL_PURE_P (decl) = 0;
+      DECL_LOOPING_CONST_OR_PURE_P (decl) = 0;
+      if (!lookup_attribute ("noipa", DECL_ATTRIBUTES (decl)))
+        DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("noipa"),
+                                            NULL_TREE,
+                                            DECL_ATTRIBUTES (decl));
+    }
+}
+
 /* Compile-time check: the plugin only works at LTO link time.  */
 static void
 cce_start_unit (void *, void *)
@@ -889,10 +1021,44 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
           opt_dump = true;
           opt_dump_file = value;
         }
+      else if (strcmp (key, "count") == 0 && !value)
+        opt_count = true;
+      else if (strcmp (key, "trace") == 0)
+        {
+          if (!value || !*value)
+            {
+              error ("cce: %<-fplugin-arg-cce-trace%> needs a list of "
+                     "functions: %<-fplugin-arg-cce-trace=F1,F2%>");
+              return 1;
+            }
+          std::string list = value;
+          size_t p = 0;
+          while (p <= list.size ())
+            {
+              size_t q = list.find (',', p);
+              if (q == std::string::npos)
+                q = list.size ();
+              std::string name = list.substr (p, q - p);
+              if (name.empty ())
+                {
+                  error ("cce: empty function name in %<-fplugin-arg-cce-"
+                         "trace=%s%>", value);
+                  return 1;
+                }
+              if (trace_index (name.c_str ()) < 0)
+                opt_trace.push_back (name);
+              p = q + 1;
+            }
+          if (opt_trace.size () > 0xfffff)
+            {
+              error ("cce: too many functions to trace");
+              return 1;
+            }
+        }
       else
         {
           error ("cce: unknown plugin argument %<-fplugin-arg-cce-%s%>; "
-                 "known: stats, dump[=FILE]", key);
+                 "known: stats, dump[=FILE], trace=F[,F...], count", key);
           return 1;
         }
     }
@@ -911,7 +1077,12 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
   register_callback (plugin_name_str, PLUGIN_START_UNIT, cce_start_unit,
                      NULL);
 
-  /* 6. The pass, after the last late IPA pass.  */
+  /* 6. Keep traced functions out of line.  */
+  if (!opt_trace.empty ())
+    register_callback (plugin_name_str, PLUGIN_ALL_IPA_PASSES_START,
+                       cce_keep_traced, NULL);
+
+  /* 7. The pass, after the last late IPA pass.  */
   struct register_pass_info pass_info;
   pass_info.pass = new pass_cce (g);
   pass_info.reference_pass_name = "simdclone";

@@ -6,14 +6,14 @@
    started each segment.  Both live in one initial-exec TLS block,
    __cce_tls (cce-abi.h): the id, the ccStack's depth, its capacity and its
    base.  Instrumented code pushes and pops the ccStack inline and calls
-   __cce_grow_v2 only when the ccStack is full.  This file owns the block,
+   __cce_grow_v3 only when the ccStack is full.  This file owns the block,
    and writes the event log (cce-format.h, part 2): each cce_log call
    appends one record with the thread number, the tag, the log site, the
    id and a copy of the ccStack.
 
    Threads.  Everything a thread needs lives in initial-exec TLS (__cce_tls
    and cce_self), so the hot paths (the push and pop, inline or
-   __cce_push_v2 and __cce_pop_v2, and the fast path of __cce_log_at_v2)
+   __cce_push_v3 and __cce_pop_v3, and the fast path of __cce_log_at_v3)
    take no lock and make no call.  Records go to a per-thread buffer; a
    full buffer is appended to the file with write(2) under the one global
    mutex, so a record is never split and the records of a thread stay in
@@ -59,6 +59,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -66,6 +67,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -388,7 +390,7 @@ cce_stack_first (struct cce_thread *t)
    can go wrong: a push that a signal handler interrupts after it has read
    the base and before it has written its entry, in a handler that moves
    the stack, writes its entry to the old region, and the new one keeps
-   whatever the slot held.  __cce_push_v2 checks the base again after the
+   whatever the slot held.  __cce_push_v3 checks the base again after the
    write and writes again (cce_push_rewrite); the inline push of
    instrumented code cannot, and a record made while that entry is on the
    ccStack may decode wrongly.  It takes a ccStack deeper than the
@@ -465,7 +467,7 @@ cce_stack_grow (void)
 /* Make CAP > DEPTH (cce-abi.h).  Called by the inline push of
    instrumented code when the ccStack is full.  */
 CCE_EXPORT void
-__cce_grow_v2 (void)
+__cce_grow_v3 (void)
 {
   cce_stack_grow ();
 }
@@ -489,7 +491,7 @@ cce_stack_free (struct cce_thread *t)
   t->reserved = 0;
 }
 
-/* The end of __cce_push_v2 (ID, SITE, ENTRY) after a signal handler moved
+/* The end of __cce_push_v3 (ID, SITE, ENTRY) after a signal handler moved
    the ccStack to a new region while entry D was being written (see
    cce_stack_move): write it again, where the stack is now.  */
 static void __attribute__ ((noinline, cold))
@@ -528,7 +530,7 @@ cce_push_at (uint64_t d, uint64_t id, uint64_t site, uint64_t entry)
   CCE_TLS_WORD (CCE_TLS_ID) = entry;
 }
 
-/* __cce_push_v2 (ID, SITE, ENTRY) when the ccStack is full.  */
+/* __cce_push_v3 (ID, SITE, ENTRY) when the ccStack is full.  */
 static void __attribute__ ((noinline, cold))
 cce_push_grow (uint64_t id, uint64_t site, uint64_t entry)
 {
@@ -541,10 +543,15 @@ cce_push_grow (uint64_t id, uint64_t site, uint64_t entry)
 /* Push (ID, SITE) on the ccStack and enter the callee's segment with id
    ENTRY: the inline push of cce-abi.h as a function.  The slow cases are
    tail calls, so the fast path needs no stack frame.  */
+/* Out-of-line pushes so far: with -fplugin-arg-cce-count every ccStack
+   push of the program.  Reported at exit to the file CCE_STATS names.  */
+static _Atomic uint64_t cce_push_count;
+
 CCE_EXPORT void
-__cce_push_v2 (uint64_t id, uint64_t site, uint64_t entry)
+__cce_push_v3 (uint64_t id, uint64_t site, uint64_t entry)
 {
   uint64_t d = CCE_TLS_WORD (CCE_TLS_DEPTH);
+  atomic_fetch_add_explicit (&cce_push_count, 1, memory_order_relaxed);
   if (unlikely (d >= CCE_TLS_WORD (CCE_TLS_CAP)))
     {
       cce_push_grow (id, site, entry);
@@ -556,7 +563,7 @@ __cce_push_v2 (uint64_t id, uint64_t site, uint64_t entry)
 /* Leave a ccStack call: drop the top entry and return to the caller's id
    ID.  */
 CCE_EXPORT void
-__cce_pop_v2 (uint64_t id)
+__cce_pop_v3 (uint64_t id)
 {
   uint64_t d = CCE_TLS_WORD (CCE_TLS_DEPTH);
   if (likely (d != 0))
@@ -679,6 +686,45 @@ cce_write_all (struct iovec *iov, int iovcnt)
   return 1;
 }
 
+/* The log header: struct cce_log_header and the module table
+   (cce-format.h).  */
+static _Alignas (8) char cce_header_buf[16384];
+
+/* dl_iterate_phdr callback: add the shared object INFO to the module
+   table of the header in cce_header_buf, whose length is *DATA.  The
+   decoder finds the dictionaries of shared libraries built with cce in
+   these files; the executable (no name) and the vDSO (no file) are left
+   out.  */
+static int
+cce_add_module (struct dl_phdr_info *info, size_t size, void *data)
+{
+  size_t *len = data;
+  struct cce_log_header *h = (struct cce_log_header *) cce_header_buf;
+  struct cce_log_module m;
+  char abs[PATH_MAX];
+  const char *path = info->dlpi_name;
+  (void) size;
+  if (!path || !*path)
+    return 0;
+  if (path[0] != '/')
+    {
+      /* Found through a relative LD_LIBRARY_PATH, or the vDSO.  */
+      if (!strchr (path, '/') || !realpath (path, abs))
+        return 0;
+      path = abs;
+    }
+  size_t n = strlen (path), padded = (n + 7) & ~(size_t) 7;
+  if (*len + sizeof m + padded > sizeof cce_header_buf)
+    return 0;
+  m.pathlen = (uint32_t) n;
+  m.reserved = 0;
+  memcpy (cce_header_buf + *len, &m, sizeof m);
+  memcpy (cce_header_buf + *len + sizeof m, path, n);
+  *len += sizeof m + padded;
+  h->nmodules++;
+  return 0;
+}
+
 /* Open the log file with FLAGS (besides O_WRONLY | O_CLOEXEC) and write
    its header if it is empty.  Return 0 (having complained and given up on
    the file) if it cannot be opened.  */
@@ -714,14 +760,16 @@ cce_file_open (int flags)
   cce_fd_ino = st.st_ino;
   if (st.st_size == 0)
     {
-      struct cce_log_header h;
-      memset (&h, 0, sizeof h);
-      memcpy (h.magic, CCE_LOG_MAGIC, sizeof h.magic);
-      h.version = CCE_LOG_VERSION;
-      h.header_size = sizeof h;
-      h.stamp = cce_dict_stamp ();
-      h.pid = (uint64_t) getpid ();
-      struct iovec iov = { &h, sizeof h };
+      struct cce_log_header *h = (struct cce_log_header *) cce_header_buf;
+      size_t len = sizeof *h;
+      memset (cce_header_buf, 0, sizeof cce_header_buf);
+      memcpy (h->magic, CCE_LOG_MAGIC, sizeof h->magic);
+      h->version = CCE_LOG_VERSION;
+      h->stamp = cce_dict_stamp ();
+      h->pid = (uint64_t) getpid ();
+      dl_iterate_phdr (cce_add_module, &len);
+      h->header_size = (uint32_t) len;
+      struct iovec iov = { cce_header_buf, len };
       return cce_write_all (&iov, 1);
     }
   return 1;
@@ -984,7 +1032,7 @@ cce_log_at (unsigned tag, uint64_t site)
   r.site = site;
   r.id = CCE_TLS_WORD (CCE_TLS_ID);
   r.nstack = (uint32_t) CCE_TLS_WORD (CCE_TLS_DEPTH);
-  r.module = 0;
+  r.module = site == CCE_SITE_NONE ? 0 : CCE_SITE_KEY (site);
   const struct cce_log_frame *frames
     = r.nstack ? cce_stack_base () : cce_no_frames;
   if (unlikely (t->in_log))
@@ -1000,7 +1048,7 @@ cce_log_at (unsigned tag, uint64_t site)
 
 /* cce_log (TAG) at the instrumented log site SITE.  */
 CCE_EXPORT void
-__cce_log_at_v2 (unsigned tag, uint64_t site)
+__cce_log_at_v3 (unsigned tag, uint64_t site)
 {
   cce_log_at (tag, site);
 }
@@ -1044,6 +1092,25 @@ cce_thread_exit (void *arg)
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
 }
 
+/* CCE_STATS=FILE: append "cce-stats pid PID pushes N" to FILE.  */
+static void
+cce_report_stats (void)
+{
+  const char *path = getenv ("CCE_STATS");
+  if (!path || !*path)
+    return;
+  int fd = open (path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return;
+  char line[96];
+  int n = snprintf (line, sizeof line, "cce-stats pid %ld pushes %llu\n",
+                    (long) getpid (),
+                    (unsigned long long) atomic_load (&cce_push_count));
+  if (n > 0 && write (fd, line, (size_t) n) < 0)
+    n = 0;
+  close (fd);
+}
+
 /* Process exit, after the program's destructors and atexit handlers:
    write every thread's buffer and switch to write-through.  Threads that
    still run are flushed as well as can be: one in the middle of copying
@@ -1079,6 +1146,7 @@ cce_fini (void)
     cce_leave (self);
   else
     self->in_log = was_in_log;
+  cce_report_stats ();
 }
 
 /* fork: hold the lock across it, so the child's copy of the file state

@@ -59,7 +59,7 @@ cce_thread_start (void *origin)
   void *arg = o->arg;
 
   for (size_t i = 0; i < o->n; i++)
-    __cce_push_v2 (o->entry[i].id, o->entry[i].site, 0);
+    __cce_push_v3 (o->entry[i].id, o->entry[i].site, 0);
   free (o);
   return start (arg);
 }

@@ -18,8 +18,15 @@
 # __libc_start_main, start_thread, clone3, ...) are dropped, and every run
 # of consecutive external frames between two frames of the program becomes
 # one frame named by the library function the program called (found from
-# the program's call instruction, e.g. "call qsort@plt").  THREAD numbers
+# the program's call instruction, e.g. "call qsort@plt").  Shared libraries
+# named in $CCE_ORACLE_PROGRAM_LIBS are part of the program.  THREAD numbers
 # threads 1, 2, ... in the order of their first cce_log.
+#
+# With CCE_ORACLE_TRACE="F G ...", it also stops at the entry of each
+# function F (gdb's breakpoint after its prologue, in every copy) and
+# writes a record with F as the tag and F's own frame last: what
+# -fplugin-arg-cce-trace records.  CCE_ORACLE_MAX=N stops recording after
+# N records (the program still runs to its end).
 #
 # Nothing here knows anything about cce beyond the name and signature of
 # cce_log.  Records go to $CCE_ORACLE_OUT (default: stdout).  gdb exits
@@ -43,12 +50,17 @@ failure = None
 
 INTERNAL_TYPES = (gdb.NORMAL_FRAME, gdb.INLINE_FRAME)
 
+# Shared libraries that are part of the program (built with -g, like it):
+# their frames are the program's.  Space-separated file names.
+PROGRAM_LIBS = set(os.environ.get("CCE_ORACLE_PROGRAM_LIBS", "").split())
+
 
 def is_internal(frame):
     """Is FRAME code of the program itself (compiled with -g)?"""
     if frame.type() not in INTERNAL_TYPES:
         return False
-    if gdb.solib_name(frame.pc()) is not None:
+    solib = gdb.solib_name(frame.pc())
+    if solib is not None and os.path.basename(solib) not in PROGRAM_LIBS:
         return False
     fn = frame.function()
     return fn is not None
@@ -144,22 +156,49 @@ def read_tag(frame):
 
 class LogBreakpoint(gdb.Breakpoint):
     def stop(self):
-        global records, max_depth, failure
+        global failure
         try:
             frame = gdb.newest_frame()
-            tag = read_tag(frame)
-            path, depth = context(frame.older())
-            thr = gdb.selected_thread().global_num
-            if thr not in thread_numbers:
-                thread_numbers[thr] = len(thread_numbers) + 1
-            out.write("%d\t%u\t%s\n"
-                      % (thread_numbers[thr], tag, ";".join(path)))
-            records += 1
-            max_depth = max(max_depth, depth)
+            record("%u" % read_tag(frame), frame.older())
         except Exception as e:      # report, never stop silently
             failure = "oracle: error at a cce_log stop: %r" % (e,)
             return True
         return False
+
+
+def record(tag, start):
+    global records, max_depth
+    path, depth = context(start)
+    thr = gdb.selected_thread().global_num
+    if thr not in thread_numbers:
+        thread_numbers[thr] = len(thread_numbers) + 1
+    out.write("%d\t%s\t%s\n" % (thread_numbers[thr], tag, ";".join(path)))
+    records += 1
+    max_depth = max(max_depth, depth)
+    if records == MAX_RECORDS:
+        for b in gdb.breakpoints() or ():
+            b.enabled = False
+        for b in ALL_BREAKPOINTS:
+            b.enabled = False
+
+
+class TraceBreakpoint(gdb.Breakpoint):
+    def __init__(self, name):
+        gdb.Breakpoint.__init__(self, name, internal=True)
+        self.traced = name
+
+    def stop(self):
+        global failure
+        try:
+            record(self.traced, gdb.newest_frame())
+        except Exception as e:      # report, never stop silently
+            failure = "oracle: error at a stop in %s: %r" % (self.traced, e)
+            return True
+        return False
+
+
+MAX_RECORDS = int(os.environ.get("CCE_ORACLE_MAX", "0") or 0)
+ALL_BREAKPOINTS = []
 
 
 def on_exit(event):
@@ -203,7 +242,9 @@ def main():
         addr = int(gdb.parse_and_eval("&cce_log"))
     except gdb.error as e:
         fail("cce_log not found: %s" % e)
-    LogBreakpoint("*%#x" % addr, internal=True)
+    ALL_BREAKPOINTS.append(LogBreakpoint("*%#x" % addr, internal=True))
+    for name in os.environ.get("CCE_ORACLE_TRACE", "").split():
+        ALL_BREAKPOINTS.append(TraceBreakpoint(name))
     gdb.execute("continue")
     if failure is not None:
         fail(failure)

@@ -41,8 +41,14 @@ hard () { echo "ERROR: $name: $*"; exit 1; }
 # (no -g, no -flto, no plugin) and linked into both builds, so that gdb
 # sees their frames as external (no debug info) and cce as external code;
 # early: the oracle stops at cce_log calls from the start of the program
-# (constructors), not only from main on (oracle-early.py).
-libs= cmp=exact gen= cflags= xsrcs= early=
+# (constructors), not only from main on (oracle-early.py); solibs: shared
+# libraries the program links with, each NAME:SOURCE (built like the
+# program: at -O0 -g for the oracle, with cce for the variants, and part of
+# the program for the oracle) or NAME:SOURCE:plain (built with plain
+# "$CC -O2", no -g: outside the program, like libc).
+# trace: functions traced with -fplugin-arg-cce-trace in the cce builds,
+# and breakpoints of the oracle.
+libs= cmp=exact gen= cflags= xsrcs= early= solibs= trace=
 case $name in
   multi_tu)  srcs="multi_tu.c multi_tu_b.c multi_tu_c.c" ;;
   inline)    srcs=inline.c ;;
@@ -61,6 +67,9 @@ case $name in
   nonlto)    srcs=nonlto.c xsrcs=nonlto_ext.c ;;
   openmp)    srcs=openmp.c cflags=-fopenmp cmp=threads ;;
   sigsync)   srcs=sigsync.c ;;
+  trace)     srcs=trace.c trace="bump cmp depth scaled" ;;
+  shlib)     srcs=shlib.c libs=-rdynamic
+             solibs="cceshl:shlib_lib.c ccemid:shlib_mid.c:plain" ;;
   *)         hard "unknown test program '$name'" ;;
 esac
 
@@ -119,6 +128,31 @@ for s in $xsrcs; do
   xobjs="$xobjs $o"
 done
 
+# build_solibs DIR CC...: build the shared libraries of $solibs into DIR
+# with the compiler command CC... (for those built like the program); set
+# solink to the link options of the program and prog_libs to the names of
+# the libraries that are part of the program.
+build_solibs () {
+  sodir=$1; shift
+  mkdir -p "$sodir"
+  solink= prog_libs=
+  for sl in $solibs; do
+    lname=${sl%%:*} rest=${sl#*:}
+    src=${rest%%:*} kind=
+    case $rest in *:plain) kind=plain ;; esac
+    if [ "$kind" = plain ]; then
+      $CC -O2 -fPIC -shared -I"$CCE_INCDIR" "$here/$src" \
+        -o "$sodir/lib$lname.so" >"$sodir/cc.$lname.log" 2>&1
+    else
+      "$@" -fPIC -shared -I"$CCE_INCDIR" "$here/$src" \
+        -o "$sodir/lib$lname.so" >"$sodir/cc.$lname.log" 2>&1
+      prog_libs="$prog_libs lib$lname.so"
+    fi || { cat "$sodir/cc.$lname.log"; return 1; }
+    solink="$solink -l$lname"
+  done
+  [ -z "$solibs" ] || solink="-L$sodir -Wl,-rpath,$sodir $solink"
+}
+
 # Print FILE, shortening lines of more than 240 characters (the contexts
 # of the deep recursion have 100000 frames).
 show () {
@@ -143,14 +177,17 @@ canon_threads () {
 
 # ---- the oracle ---------------------------------------------------------------
 echo "== $name: oracle (-O0 build under gdb)"
+build_solibs "$tmp/O0" $CC -O0 -g -fno-lto -L"$CCE_RTDIR" -lcce \
+  || hard "building the -O0 shared libraries failed"
 if ! $CC -O0 -g -fno-lto -I"$CCE_INCDIR" $extra_cflags "$@" $xobjs \
-     -o "$tmp/prog.O0" -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce $libs \
+     -o "$tmp/prog.O0" $solink -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce $libs \
      >"$tmp/cc.O0.log" 2>&1
 then
   cat "$tmp/cc.O0.log"
   hard "the -O0 build failed"
 fi
 if ! (cd "$tmp" && CCE_LOG="$tmp/O0.log" CCE_ORACLE_OUT="$tmp/oracle.txt" \
+      CCE_ORACLE_PROGRAM_LIBS="$prog_libs" CCE_ORACLE_TRACE="$trace" \
       limit 900 "$GDB" -q -batch -nx \
         ${early:+-x "$here/oracle-early.py"} -x "$here/oracle.py" \
       --args "$tmp/prog.O0") >"$tmp/gdb.log" 2>&1
@@ -179,6 +216,10 @@ fail () {
   failed=$((failed + 1))
 }
 
+# Traced functions: on the compile and the link command.
+[ -z "$trace" ] ||
+  extra_cflags="$extra_cflags -fplugin-arg-cce-trace=$(echo $trace | tr ' ' ,)"
+
 variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none"}
 failed=0 passed=0
 for v in $variants; do
@@ -191,8 +232,10 @@ for v in $variants; do
   t0=$(now)
   exe="$tmp/prog.$opt.$part"
   log="$tmp/$opt.$part.log"
-  if ! cce_cc -"$opt" $pflag $extra_cflags "$@" $xobjs -o "$exe" $libs \
-       >"$tmp/cc.$opt.$part.log" 2>&1; then
+  if ! build_solibs "$tmp/$opt.$part" cce_cc -"$opt" $pflag $extra_cflags \
+       >"$tmp/cc.$opt.$part.log" 2>&1 ||
+     ! cce_cc -"$opt" $pflag $extra_cflags "$@" $xobjs -o "$exe" $solink $libs \
+       >>"$tmp/cc.$opt.$part.log" 2>&1; then
     head -n 40 "$tmp/cc.$opt.$part.log"
     fail "compilation failed"
     continue

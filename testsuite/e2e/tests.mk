@@ -7,7 +7,8 @@
 ## (e2e/oracle.py; e2e/oracle-early.py for ctors, which logs before
 ## main).  bigprog's and overflow's sources are generated at test time by
 ## e2e/gen-bigprog.sh and e2e/gen-overflow.sh.  nonlto links an object
-## built without -flto (e2e/nonlto_ext.c).  bad-input.sh checks errors on
+## built without -flto (e2e/nonlto_ext.c).  shlib links a shared library
+## built with cce (e2e/shlib_lib.c) and one built without (e2e/shlib_mid.c).  bad-input.sh checks errors on
 ## bad input.
 
 E2E_TESTS = \
@@ -30,6 +31,8 @@ E2E_TESTS = \
 	e2e/nonlto.sh \
 	e2e/openmp.sh \
 	e2e/sigsync.sh \
+	e2e/shlib.sh \
+	e2e/trace.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -60,4 +63,9 @@ E2E_EXTRA = \
 	e2e/nonlto.c \
 	e2e/nonlto_ext.c \
 	e2e/openmp.c \
-	e2e/sigsync.c
+	e2e/sigsync.c \
+	e2e/shlib.h \
+	e2e/shlib.c \
+	e2e/shlib_lib.c \
+	e2e/shlib_mid.c \
+	e2e/trace.c

@@ -356,8 +356,10 @@ test_dict_bad_version (void **state)
 {
   char *t = strdup (W.text);
   (void) state;
-  t[9] = '2';                          /* cce-dict 2 */
-  expect_bad_text (t, W.len, "version 2", "version");
+  t[9] = '1';                          /* cce-dict 1: before traces */
+  expect_bad_text (t, W.len, "version 1", "version");
+  t[9] = '3';                          /* cce-dict 3 */
+  expect_bad_text (t, W.len, "version 3", "version");
   t[9] = 'x';
   expect_bad_text (t, W.len, "version x", NULL);
   free (t);
@@ -1035,11 +1037,16 @@ test_log_incomplete (void **state)
     assert_int_equal (p.nframes, 0);
     r.site = S3;
     r.id = c[0].id;
-    r.module = 2;
+    /* A log site in a module whose dictionary was not given.  */
+    r.site = CCE_SITE_WORD (0x1234567, CCE_SITE_INDEX (S3));
     assert_int_equal (cced_decode (d, &r, &p, &e), 0);
     assert_int_equal (p.status, CCE_DECODE_INCOMPLETE);
-    assert_non_null (strstr (p.reason, "module 2"));
-    r.module = 0;
+    assert_non_null (p.reason);
+    /* Its own key, and key 0 (the main program's plain site number).  */
+    r.site = CCE_SITE_WORD (cce_module_key (W.g->stamp), CCE_SITE_INDEX (S3));
+    assert_int_equal (cced_decode (d, &r, &p, &e), 0);
+    assert_int_equal (p.status, CCE_DECODE_OK);
+    r.site = S3;
     assert_int_equal (cced_decode (d, &r, &p, &e), 0);
     assert_int_equal (p.status, CCE_DECODE_OK);
     assert_int_equal (p.nframes, 2);
@@ -1084,8 +1091,12 @@ test_log_bad_header (void **state)
   expect_log_error (lw_done (&w), CCED_E_LOG_MAGIC, "not a cce log");
 
   w = lw_open ();
-  lw_header_full (&w, CCE_LOG_MAGIC, 2, sizeof h, W.g->stamp);
-  expect_log_error (lw_done (&w), CCED_E_LOG_VERSION, "version 2");
+  lw_header_full (&w, CCE_LOG_MAGIC, 1, sizeof h, W.g->stamp);
+  expect_log_error (lw_done (&w), CCED_E_LOG_VERSION, "version 1");
+
+  w = lw_open ();
+  lw_header_full (&w, CCE_LOG_MAGIC, 3, sizeof h, W.g->stamp);
+  expect_log_error (lw_done (&w), CCED_E_LOG_VERSION, "version 3");
 
   w = lw_open ();
   lw_header_full (&w, CCE_LOG_MAGIC, 0, sizeof h, W.g->stamp);
@@ -1117,9 +1128,9 @@ test_log_bad_header (void **state)
     }
   /* A bigger header, cut in its padding.  */
   w = lw_open ();
-  lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, 48, W.g->stamp);
+  lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, 56, W.g->stamp);
   assert_int_equal (fflush (w.f), 0);
-  assert_int_equal (ftruncate (fileno (w.f), 40), 0);
+  assert_int_equal (ftruncate (fileno (w.f), 48), 0);
   expect_log_error (lw_done (&w), CCED_E_LOG_HEADER, "truncated");
 }
 
@@ -1248,7 +1259,7 @@ test_log_absurd_nstack (void **state)
   assert_int_equal (cced_log_next (log, &rec, &e), 1);
   assert_int_equal (cced_log_next (log, &rec, &e), -1);
   assert_int_equal (e.code, CCED_E_CORRUPT);
-  assert_non_null (strstr (e.msg, "corrupt record at offset 64"));
+  assert_non_null (strstr (e.msg, "corrupt record at offset 72"));
   cced_log_close (log);
   fclose (w.f);
 
@@ -1263,7 +1274,7 @@ test_log_absurd_nstack (void **state)
   assert_non_null (log);
   assert_int_equal (cced_log_next (log, &rec, &e), -1);
   assert_int_equal (e.code, CCED_E_TRUNCATED);
-  assert_string_equal (e.msg, "truncated record at offset 32");
+  assert_string_equal (e.msg, "truncated record at offset 40");
   cced_log_close (log);
   fclose (w.f);
 }
@@ -1311,7 +1322,7 @@ test_log_header_padding (void **state)
   (void) state;
 
   contexts (c);
-  for (uint32_t hs = 32; hs <= 44; hs += 4)
+  for (uint32_t hs = 40; hs <= 52; hs += 4)
     {
       struct lw w = lw_open ();
       enum cced_errcode code;

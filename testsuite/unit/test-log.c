@@ -68,7 +68,7 @@ static void
 push (void)
 {
   unsigned d = depth++;
-  __cce_push_v2 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
+  __cce_push_v3 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
 }
 
 /* Return from a ccStack call.  */
@@ -76,14 +76,14 @@ static void
 pop (void)
 {
   unsigned d = --depth;
-  __cce_pop_v2 (ID_BASE + d);
+  __cce_pop_v3 (ID_BASE + d);
 }
 
 /* cce_log (TAG) at an instrumented site whose number derives from TAG.  */
 static void
 log_at (unsigned tag)
 {
-  __cce_log_at_v2 (tag, SITE_OF (tag));
+  __cce_log_at_v3 (tag, SITE_OF (tag));
 }
 
 /* ------------------------------------------------------------------ */
@@ -125,10 +125,29 @@ log_read (const char *path, struct log *l)
   memcpy (&l->h, l->data, sizeof l->h);
   assert_memory_equal (l->h.magic, CCE_LOG_MAGIC, sizeof l->h.magic);
   assert_int_equal (l->h.version, CCE_LOG_VERSION);
-  assert_int_equal (l->h.header_size, sizeof l->h);
+  /* The module table: the shared objects loaded (libcce among them), each
+     an absolute path.  */
+  assert_true (l->h.header_size >= sizeof l->h);
+  assert_true (l->h.header_size <= l->size);
+  size_t off = sizeof l->h;
+  int saw_libcce = 0;
+  for (uint32_t i = 0; i < l->h.nmodules; i++)
+    {
+      struct cce_log_module m;
+      assert_true (l->h.header_size - off >= sizeof m);
+      memcpy (&m, l->data + off, sizeof m);
+      off += sizeof m;
+      assert_true (m.pathlen > 0);
+      assert_true (l->h.header_size - off >= ((m.pathlen + 7u) & ~7u));
+      assert_int_equal (l->data[off], '/');
+      if (memmem (l->data + off, m.pathlen, "libcce", 6))
+        saw_libcce = 1;
+      off += (m.pathlen + 7u) & ~7u;
+    }
+  assert_int_equal (off, l->h.header_size);
+  assert_true (saw_libcce);
 
   size_t cap = 0;
-  size_t off = sizeof l->h;
   while (off < l->size)
     {
       if (l->n == cap)
@@ -147,7 +166,8 @@ log_read (const char *path, struct log *l)
       x->frames = (const struct cce_log_frame *) (l->data + off);
       off += fbytes;
       assert_true (x->r.thread >= 1);
-      assert_int_equal (x->r.module, 0);
+      assert_int_equal (x->r.module, x->r.site == CCE_SITE_NONE
+                                     ? 0 : CCE_SITE_KEY (x->r.site));
     }
 }
 
