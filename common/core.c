@@ -1392,7 +1392,7 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
     GIVE_UP ("logged from code built without cce");
   ls = cce_site_of_word (g, site);
   if (ls == CCE_NONE)
-    GIVE_UP (CCE_SITE_KEY (site) == 0 || g->nmodules <= 1
+    GIVE_UP (CCE_SITE_KEY (site) == 0 || g->nmodules == 0
              || cce_site_of_word (g, CCE_SITE_WORD (CCE_SITE_KEY (site), 0))
                 != CCE_NONE
              ? "log site unknown to the dictionary"

@@ -2682,6 +2682,139 @@ on_alarm (int sig)
   _exit (1);
 }
 
+/* Encode G, write its dictionary and read it back: a graph as the
+   decoder has it, with one module.  */
+static struct cce_graph *
+via_dict (struct cce_graph *g)
+{
+  char err[256], *text;
+  size_t len;
+  struct cce_graph *r;
+  assert_int_equal (cce_graph_encode (g, NULL, err, sizeof err), 0);
+  assert_int_equal (cce_graph_write_dict (g, &text, &len), 0);
+  r = cce_graph_read_dict (text, len, err, sizeof err);
+  if (!r)
+    fail_msg ("read back: %s", err);
+  free (text);
+  cce_graph_free (g);
+  assert_int_equal (r->nmodules, 1);
+  return r;
+}
+
+static const char *
+frame_fn (const struct cce_graph *g, const struct cce_path_frame *f)
+{
+  if (f->func == CCE_NONE)
+    return f->ext_name < g->nstrings ? g->strings[f->ext_name] : "?";
+  return g->strings[g->funcs[f->func].name];
+}
+
+/* An executable calls lib_f of a shared library (an external site in its
+   dictionary); lib_f calls g from two sites, and g logs.  Merged, the two
+   dictionaries decode site words of both modules, and the path shows
+   lib_f once (not as an external frame too).  */
+static void
+test_merged_modules_decode_across_the_boundary (void **state)
+{
+  struct cce_graph *e = cce_graph_new (), *l = cce_graph_new (), *e2;
+  uint32_t fm, nm, xs, qs, fq, nq, lq, fl, fg, nf, ng, s1, s2, lg, ls;
+  uint32_t path[16];
+  struct cce_path_frame fr[16];
+  size_t n, nf_;
+  const char *why;
+  char err[256];
+  (void) state;
+
+  fm = cce_graph_func (e, "main", "m.c", 1);
+  nm = cce_graph_node (e, fm, CCE_NODE_ENTRY);
+  xs = cce_graph_site (e, nm, CCE_SITE_EXTERNAL,
+                       cce_graph_string (e, "lib_f"), 1);
+  assert_int_equal (cce_graph_frame (e, xs, fm, "m.c", 5, 3), 0);
+  qs = cce_graph_site (e, nm, CCE_SITE_EXTERNAL,
+                       cce_graph_string (e, "qsort"), 1);
+  assert_int_equal (cce_graph_frame (e, qs, fm, "m.c", 6, 3), 0);
+  fq = cce_graph_func (e, "cmp", "m.c", 9);
+  nq = cce_graph_node (e, fq, CCE_NODE_ENTRY);
+  lq = cce_graph_site (e, nq, CCE_SITE_LOG, CCE_NONE, 1);
+  assert_int_equal (cce_graph_frame (e, lq, fq, "m.c", 10, 3), 0);
+
+  fl = cce_graph_func (l, "lib_f", "l.c", 1);
+  fg = cce_graph_func (l, "g", "l.c", 9);
+  nf = cce_graph_node (l, fl, CCE_NODE_ENTRY);
+  ng = cce_graph_node (l, fg, 0);
+  s1 = cce_graph_site (l, nf, CCE_SITE_DIRECT, ng, 1);
+  assert_int_equal (cce_graph_frame (l, s1, fl, "l.c", 3, 3), 0);
+  s2 = cce_graph_site (l, nf, CCE_SITE_DIRECT, ng, 5);
+  assert_int_equal (cce_graph_frame (l, s2, fl, "l.c", 4, 3), 0);
+  ls = cce_graph_site (l, nf, CCE_SITE_EXTERNAL,
+                       cce_graph_string (l, "cmp"), 1);
+  assert_int_equal (cce_graph_frame (l, ls, fl, "l.c", 5, 3), 0);
+  lg = cce_graph_site (l, ng, CCE_SITE_LOG, CCE_NONE, 1);
+  assert_int_equal (cce_graph_frame (l, lg, fg, "l.c", 10, 3), 0);
+
+  e = via_dict (e);
+  l = via_dict (l);
+  uint32_t ke = e->modules[0].key, kl = l->modules[0].key;
+  uint64_t av1 = l->sites[s1].av, av2 = l->sites[s2].av;
+  assert_true (ke != kl && ke != 0 && kl != 0);
+  assert_true (av1 != av2);
+
+  /* Before the merge, the library's log site is unknown.  */
+  struct cce_stack_entry st[2] = { { 0, CCE_SITE_WORD (ke, xs) },
+                                   { 0, 0 } };
+  assert_int_equal (cce_decode (e, CCE_SITE_WORD (kl, lg), av1, st, 1, path,
+                                16, &n, &why), CCE_DECODE_INCOMPLETE);
+  assert_non_null (strstr (why, "module"));
+
+  assert_int_equal (cce_graph_merge (e, l, err, sizeof err), 0);
+  assert_int_equal (e->nmodules, 2);
+  /* The same module twice is refused.  */
+  assert_int_equal (cce_graph_merge (e, l, err, sizeof err), -1);
+
+  for (int k = 0; k < 2; k++)
+    {
+      uint64_t id = k ? av2 : av1;
+      assert_int_equal (cce_decode (e, CCE_SITE_WORD (kl, lg), id, st, 1,
+                                    path, 16, &n, &why), CCE_DECODE_OK);
+      cce_path_frames (e, path, n, fr, 16, &nf_);
+      assert_int_equal (nf_, 3);
+      assert_string_equal (frame_fn (e, &fr[0]), "main");
+      assert_string_equal (frame_fn (e, &fr[1]), "lib_f");
+      assert_string_equal (frame_fn (e, &fr[2]), "g");
+      assert_int_equal (fr[1].line, k ? 4 : 3);
+    }
+  /* The library calls back into the executable through its own external
+     site: cmp's frame follows the library's "cmp" call, and the
+     executable's qsort stays an external frame.  */
+  st[1].id = 0;
+  st[1].site = CCE_SITE_WORD (kl, ls);
+  assert_int_equal (cce_decode (e, CCE_SITE_WORD (ke, lq), 0, st, 2, path,
+                                16, &n, &why), CCE_DECODE_OK);
+  cce_path_frames (e, path, n, fr, 16, &nf_);
+  assert_int_equal (nf_, 3);
+  assert_string_equal (frame_fn (e, &fr[2]), "cmp");
+  st[0].site = CCE_SITE_WORD (ke, qs);
+  st[1].site = CCE_SITE_WORD (kl, lg);   /* a log site is no call site */
+  assert_int_equal (cce_decode (e, CCE_SITE_WORD (ke, lq), 0, st, 1, path,
+                                16, &n, &why), CCE_DECODE_OK);
+  cce_path_frames (e, path, n, fr, 16, &nf_);
+  assert_int_equal (nf_, 3);
+  assert_string_equal (frame_fn (e, &fr[1]), "qsort");
+  assert_int_equal (fr[1].func, CCE_NONE);
+  assert_int_equal (cce_decode (e, CCE_SITE_WORD (ke, lq), 0, st, 2, path,
+                                16, &n, &why), CCE_DECODE_INCOMPLETE);
+  /* Key 0: a plain site number of the main module; a bad index in a known
+     module is unknown.  */
+  assert_int_equal (cce_site_of_word (e, CCE_SITE_WORD (0, lq)), lq);
+  assert_int_equal (cce_site_of_word (e, CCE_SITE_WORD (kl, 99)), CCE_NONE);
+  assert_int_equal (cce_site_of_word (e, CCE_SITE_WORD (kl, lg)),
+                    e->modules[1].first_site + lg);
+
+  e2 = e;
+  cce_graph_free (e2);
+  cce_graph_free (l);
+}
+
 int
 main (void)
 {
@@ -2712,6 +2845,7 @@ main (void)
     cmocka_unit_test (test_decode_with_bad_stack_site_is_incomplete),
     cmocka_unit_test (test_decode_with_back_entry_for_other_callee_is_incomplete),
     cmocka_unit_test (test_decode_controls_of_garbage_graph_are_ok),
+    cmocka_unit_test (test_merged_modules_decode_across_the_boundary),
   };
   signal (SIGALRM, on_alarm);
   alarm (240);
