@@ -25,8 +25,9 @@
 # With CCE_ORACLE_TRACE="F G ...", it also stops at the entry of each
 # function F (gdb's breakpoint after its prologue, in every copy) and
 # writes a record with F as the tag and F's own frame last: what
-# -fplugin-arg-cce-trace records.  CCE_ORACLE_MAX=N stops recording after
-# N records (the program still runs to its end).
+# -fplugin-arg-cce-trace records.  "F:S" records only F's entries 1,
+# 1 + S, 1 + 2S, ... (a sample of a hot function).  CCE_ORACLE_MAX=N stops
+# recording after N records (the program still runs to its end).
 #
 # Nothing here knows anything about cce beyond the name and signature of
 # cce_log.  Records go to $CCE_ORACLE_OUT (default: stdout).  gdb exits
@@ -183,12 +184,17 @@ def record(tag, start):
 
 
 class TraceBreakpoint(gdb.Breakpoint):
-    def __init__(self, name):
+    def __init__(self, name, stride):
         gdb.Breakpoint.__init__(self, name, internal=True)
         self.traced = name
+        self.stride = stride
+        self.hits = 0
 
     def stop(self):
         global failure
+        self.hits += 1
+        if (self.hits - 1) % self.stride:
+            return False
         try:
             record(self.traced, gdb.newest_frame())
         except Exception as e:      # report, never stop silently
@@ -238,13 +244,17 @@ def main():
     gdb.execute("run", to_string=True)
     if exit_code is not None:
         fail("the program exited before main")
+    traced = os.environ.get("CCE_ORACLE_TRACE", "").split()
     try:
         addr = int(gdb.parse_and_eval("&cce_log"))
+        ALL_BREAKPOINTS.append(LogBreakpoint("*%#x" % addr, internal=True))
     except gdb.error as e:
-        fail("cce_log not found: %s" % e)
-    ALL_BREAKPOINTS.append(LogBreakpoint("*%#x" % addr, internal=True))
-    for name in os.environ.get("CCE_ORACLE_TRACE", "").split():
-        ALL_BREAKPOINTS.append(TraceBreakpoint(name))
+        # A program that only traces functions need not log.
+        if not traced:
+            fail("cce_log not found: %s" % e)
+    for spec in traced:
+        name, _, stride = spec.partition(":")
+        ALL_BREAKPOINTS.append(TraceBreakpoint(name, int(stride or 1)))
     gdb.execute("continue")
     if failure is not None:
         fail(failure)

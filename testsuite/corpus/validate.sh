@@ -1,0 +1,132 @@
+#!/bin/sh
+# validate.sh -- check the contexts cce decodes on a real run against gdb.
+#
+# Usage: validate.sh [OPTION...] TRACED_BIN O0_BIN [ARG...]
+#
+#   TRACED_BIN  the program built with cce and
+#               -fplugin-arg-cce-trace=F1,F2,... (the functions of --funcs)
+#   O0_BIN      the same program built at -O0 -g without cce
+#   ARG...      the workload: arguments of the program
+#
+# Options:
+#   --funcs "F1 F2 ..."  the traced functions (required)
+#   --stdin FILE         the workload's standard input (default /dev/null)
+#   --cwd DIR            run both programs in DIR (default: the current one)
+#   --budget N           records to compare, about (default 2000): each
+#                        function F with H entries in the run is sampled
+#                        every S_F = ceil(H / (N / #funcs)) entries
+#   --out DIR            work files (default: a new directory in TMPDIR)
+#   --decode PATH        cce-decode (default: cce-decode in PATH)
+#   --gdb PATH           gdb (default: gdb)
+#
+# 1. Run TRACED_BIN ARG... with CCE_LOG set and decode the log with
+#    "cce-decode --format=records": one record per entry of a traced
+#    function, its tag the function's name.
+# 2. Count each function's entries H_F and choose its stride S_F.
+# 3. Keep entries 1, 1 + S_F, 1 + 2 S_F, ... of each F of the decoded
+#    records.
+# 4. Run O0_BIN ARG... under gdb with testsuite/e2e/oracle.py, which stops
+#    at every entry of each traced function and records gdb's backtrace at
+#    the same entries.  Frames outside the program count as one external
+#    frame.
+# 5. Compare line by line (the programs must be single-threaded and
+#    deterministic).
+#
+# Prints "validated N contexts (D distinct paths), M mismatches" and writes
+# "N M D" to OUT/validated.  Exit status 0 if N > 0 and M = 0, 1 otherwise,
+# 77 (skip) if gdb or its Python is missing.
+
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+oracle=$here/../e2e/oracle.py
+
+funcs= stdin=/dev/null cwd=. budget=2000 out= decode=cce-decode gdb=gdb
+while test $# -gt 0; do
+  case $1 in
+    --funcs) funcs=$2; shift 2 ;;
+    --stdin) stdin=$2; shift 2 ;;
+    --cwd) cwd=$2; shift 2 ;;
+    --budget) budget=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --decode) decode=$2; shift 2 ;;
+    --gdb) gdb=$2; shift 2 ;;
+    -h|--help) sed -n '2,34s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    --) shift; break ;;
+    -*) echo "validate.sh: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+test $# -ge 2 || { echo "validate.sh: usage: validate.sh --funcs \"F...\" TRACED_BIN O0_BIN [ARG...]" >&2; exit 2; }
+test -n "$funcs" || { echo "validate.sh: --funcs is required" >&2; exit 2; }
+traced=$1 o0=$2
+shift 2
+command -v "$gdb" >/dev/null 2>&1 || { echo "validate.sh: SKIP: no $gdb"; exit 77; }
+"$gdb" -q -nx -batch -ex 'python print("cce-py-ok")' 2>/dev/null \
+  | grep -q cce-py-ok || { echo "validate.sh: SKIP: $gdb has no Python"; exit 77; }
+if test -z "$out"; then
+  out=$(mktemp -d "${TMPDIR:-/tmp}/cce-validate.XXXXXX") || exit 1
+fi
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+stdin=$(cd "$(dirname "$stdin")" && pwd)/$(basename "$stdin")
+
+log () { printf '[%s] validate: %s\n' "$(date +%H:%M:%S)" "$*"; }
+
+# 1. The traced run.
+log "traced run of $(basename "$traced")"
+rm -f "$out/trace.log"
+(cd "$cwd" && CCE_LOG="$out/trace.log" "$traced" "$@" <"$stdin") \
+  >"$out/traced.out" 2>&1
+st=$?
+test -s "$out/trace.log" || {
+  echo "validate.sh: the traced run wrote no log (exit status $st)" >&2
+  exit 1; }
+"$decode" --format=records "$traced" "$out/trace.log" >"$out/decoded" \
+  2>"$out/decode.err" || {
+  echo "validate.sh: cce-decode failed: $(head -1 "$out/decode.err")" >&2
+  exit 1; }
+rm -f "$out/trace.log"
+
+# 2. Strides.
+nf=$(echo $funcs | wc -w)
+spec=$(awk -F '\t' -v funcs="$funcs" -v per=$((budget / nf + 1)) '
+  BEGIN { n = split (funcs, f, " "); for (i = 1; i <= n; i++) h[f[i]] = 0 }
+  ($2 in h) { h[$2]++ }
+  END { for (i = 1; i <= n; i++) {
+          s = int ((h[f[i]] + per - 1) / per); if (s < 1) s = 1
+          printf "%s:%d ", f[i], s } }' "$out/decoded")
+hits=$(awk -F '\t' -v funcs="$funcs" '
+  BEGIN { n = split (funcs, f, " "); for (i = 1; i <= n; i++) h[f[i]] = 1 }
+  ($2 in h) { c++ } END { print c + 0 }' "$out/decoded")
+log "$hits entries of traced functions; strides: $spec"
+
+# 3. The entries to compare.
+awk -F '\t' -v spec="$spec" '
+  BEGIN { n = split (spec, a, " ")
+          for (i = 1; i <= n; i++) { split (a[i], p, ":"); s[p[1]] = p[2] } }
+  ($2 in s) { k = c[$2]++; if (k % s[$2] == 0) print }' "$out/decoded" \
+  >"$out/sample"
+ns=$(wc -l <"$out/sample")
+
+# 4. The oracle, stopped one record after the sample's end: more records
+# there are a mismatch too.
+log "gdb on the -O0 build ($hits stops)"
+(cd "$cwd" && CCE_ORACLE_TRACE="$spec" CCE_ORACLE_OUT="$out/oracle" \
+   CCE_ORACLE_MAX=$((ns + 1)) \
+   "$gdb" -q -batch -nx -x "$oracle" --args "$o0" "$@" <"$stdin") \
+  >"$out/gdb.log" 2>&1 || {
+  echo "validate.sh: the oracle failed:" >&2
+  tail -n 5 "$out/gdb.log" >&2
+  exit 1; }
+
+# 5. Compare.
+n=$(wc -l <"$out/oracle")
+m=$(diff "$out/oracle" "$out/sample" | grep -c '^[<>]')
+d=$(cut -f 2,3 "$out/oracle" | sort -u | wc -l)
+test "$ns" -eq "$n" || echo "validate.sh: $n oracle records, $ns decoded" >&2
+echo "$n $m $d" >"$out/validated"
+echo "validated $n contexts ($d distinct paths), $m mismatches"
+if test "$m" -ne 0; then
+  diff "$out/oracle" "$out/sample" | head -n 10 | cut -c 1-300
+  exit 1
+fi
+test "$n" -gt 0
