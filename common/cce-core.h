@@ -46,6 +46,8 @@ struct cce_node
   uint64_t root;      /* its root value when has_root */
   uint32_t first_in;  /* its incoming edges in edges[], sorted by av */
   uint32_t n_in;
+  int observed;       /* (encode output) a log site can be reached from
+                         it: its context matters */
 };
 
 struct cce_frame
@@ -69,6 +71,9 @@ struct cce_site
                           (encode input) */
   char reason;         /* why a site is on the ccStack: 'r' recursion
                           (back edge), 'o' overflow cut; 0 otherwise */
+  unsigned char dead;  /* (encode output) no log site can be reached
+                          through this call: it needs no code, and a
+                          direct one is no edge */
 };
 
 struct cce_edge
@@ -116,6 +121,9 @@ struct cce_encode_stats
   size_t indirect_sites;
   size_t external_sites;
   size_t log_sites;
+  size_t dead_sites;       /* sites through which no log site can be
+                              reached: no code (direct, indirect,
+                              external) */
   uint64_t max_numcc;
 };
 

@@ -45,7 +45,9 @@
      e NODE SITE AV          incoming edge of NODE through direct site SITE
                              with addition value AV (decimal uint64).
                              The root edge of a node is not listed: it is
-                             [ROOT, ROOT + 1).
+                             [ROOT, ROOT + 1).  A direct site without an
+                             'e' line is no edge: no log site can be
+                             reached through it, so it has no code.
 
    Site words.  The plugin numbers sites within one dictionary; the
    program's code, the ccStack and the log carry *site words*:
@@ -98,6 +100,9 @@
 #define CCE_NODE_HIDDEN 0x4     /* made by GCC, not in the source (the
                                    wrapper of several constructors): its
                                    frames are left out of paths */
+#define CCE_NODE_MAIN 0x8       /* an entry only as the program's start
+                                   (main, its address never taken): no
+                                   call out of the program enters it */
 
 /* Site kinds.  */
 #define CCE_SITE_DIRECT 'd'   /* direct call, id arithmetic */

@@ -262,7 +262,92 @@ cce_graph_frame (struct cce_graph *g, uint32_t site, uint32_t func,
 static int
 is_edge (const struct cce_graph *g, const struct cce_site *s)
 {
-  return s->kind == CCE_SITE_DIRECT && s->target < g->nnodes;
+  return s->kind == CCE_SITE_DIRECT && s->target < g->nnodes && !s->dead;
+}
+
+/* Step 0: which nodes are observed -- can reach a log site through direct
+   calls, or through an indirect or external call while some entry node
+   other than main is observed (such a call may enter any of them) -- and
+   which sites are dead: direct calls of unobserved nodes, and indirect and external calls
+   when no entry node is observed.  Their code could change no record.  */
+static int
+mark_observed (struct cce_graph *g)
+{
+  size_t nn = g->nnodes, ns = g->nsites, i;
+  uint32_t *callers = NULL, *cindex = NULL, *work = NULL, *fill = NULL;
+  size_t top = 0;
+  int entry_observed = 0, rc = -1;
+
+  cindex = calloc (nn + 1, sizeof *cindex);
+  callers = malloc ((ns + 1) * sizeof *callers);
+  work = malloc ((nn + 1) * sizeof *work);
+  fill = calloc (nn + 1, sizeof *fill);
+  if (!cindex || !callers || !work || !fill)
+    goto out;
+  /* Direct callers of each node.  */
+  for (i = 0; i < ns; i++)
+    if (g->sites[i].kind == CCE_SITE_DIRECT && g->sites[i].target < nn)
+      cindex[g->sites[i].target + 1]++;
+  for (i = 0; i < nn; i++)
+    cindex[i + 1] += cindex[i];
+  for (i = 0; i < ns; i++)
+    if (g->sites[i].kind == CCE_SITE_DIRECT && g->sites[i].target < nn)
+      {
+        uint32_t t = g->sites[i].target;
+        callers[cindex[t] + fill[t]++] = g->sites[i].node;
+      }
+  for (i = 0; i < nn; i++)
+    g->nodes[i].observed = 0;
+#define OBSERVE(n) do { if (!g->nodes[n].observed) { \
+    g->nodes[n].observed = 1; work[top++] = (n); } } while (0)
+  for (i = 0; i < ns; i++)
+    if (g->sites[i].kind == CCE_SITE_LOG || g->sites[i].kind == CCE_SITE_TRACE)
+      OBSERVE (g->sites[i].node);
+  for (;;)
+    {
+      while (top)
+        {
+          uint32_t n = work[--top];
+          if ((g->nodes[n].flags & (CCE_NODE_ENTRY | CCE_NODE_MAIN))
+              == CCE_NODE_ENTRY)
+            entry_observed = 1;
+          for (uint32_t k = cindex[n]; k < cindex[n + 1]; k++)
+            OBSERVE (callers[k]);
+        }
+      if (!entry_observed)
+        break;
+      /* Every node with an indirect or external call is observed too.  */
+      for (i = 0; i < ns; i++)
+        if (g->sites[i].kind == CCE_SITE_INDIRECT
+            || g->sites[i].kind == CCE_SITE_EXTERNAL)
+          OBSERVE (g->sites[i].node);
+      if (!top)
+        break;
+    }
+#undef OBSERVE
+  for (i = 0; i < ns; i++)
+    {
+      struct cce_site *s = &g->sites[i];
+      switch (s->kind)
+        {
+        case CCE_SITE_DIRECT:
+          s->dead = s->target < nn && !g->nodes[s->target].observed;
+          break;
+        case CCE_SITE_INDIRECT:
+        case CCE_SITE_EXTERNAL:
+          s->dead = !entry_observed;
+          break;
+        default:
+          s->dead = 0;
+        }
+    }
+  rc = 0;
+out:
+  free (cindex);
+  free (callers);
+  free (work);
+  free (fill);
+  return rc;
 }
 
 /* Incoming-edge lists used while encoding: INDEX[n] .. INDEX[n+1] in SITES
@@ -529,7 +614,9 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
       g->nodes[i].root = 0;
     }
 
-  /* Step 1.  */
+  /* Step 0, then step 1 over the live edges.  */
+  if (mark_observed (g) < 0)
+    goto oom;
   if (adj_build (g, &a) < 0 || mark_back_edges (g, &a) < 0)
     goto oom;
   adj_free (&a);
@@ -647,11 +734,13 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
     goto oom;
 
   for (i = 0; i < g->nsites; i++)
+    st.dead_sites += g->sites[i].dead;
+  for (i = 0; i < g->nsites; i++)
     switch (g->sites[i].kind)
       {
       case CCE_SITE_DIRECT:
         st.direct_sites++;
-        st.zero_sites += g->sites[i].av == 0;
+        st.zero_sites += !g->sites[i].dead && g->sites[i].av == 0;
         break;
       case CCE_SITE_BACK:
         if (g->sites[i].reason == 'o')
@@ -1122,6 +1211,8 @@ cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
             }
           if (cce_graph_site (g, node, k, target, 0) == CCE_NONE)
             goto oom;
+          /* A direct site is an edge only with its 'e' line.  */
+          g->sites[g->nsites - 1].dead = k == CCE_SITE_DIRECT;
           for (j = 0; j < nfr && !r.failed; j++)
             {
               struct cce_frame f;
@@ -1149,6 +1240,7 @@ cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
               break;
             }
           g->sites[site].av = av;
+          g->sites[site].dead = 0;
         }
       else
         {

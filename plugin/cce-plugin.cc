@@ -514,6 +514,18 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree d, uint64_t site,
   *gsi = gsi_for_stmt (call);
 }
 
+/* Does site S (call STMT, NULL for a trace site) of an observed node need
+   code?  Not if no log site can be reached through it -- except a setjmp:
+   the code after it restores the id and depth of its function when
+   longjmp returns there.  */
+static bool
+site_has_code (const struct cce_site *s, gimple *stmt)
+{
+  if (!s->dead)
+    return true;
+  return stmt && (gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
+}
+
 /* Instrument the sites SITES[FIRST .. LAST) of one node.  */
 static void
 instrument_function (collector &c, size_t first, size_t last)
@@ -524,9 +536,15 @@ instrument_function (collector &c, size_t first, size_t last)
   tree u64 = long_long_unsigned_type_node;
 
   auto word = [&c] (uint32_t sn) { return CCE_SITE_WORD (c.key, sn); };
+  /* A function from which no log site can be reached keeps its code as it
+     is: nothing it does is ever observed.  */
+  if (!g->nodes[c.nodes[node]].observed)
+    return;
   for (size_t i = first; i < last; i++)
     {
       const struct cce_site *s = &g->sites[c.sites[i].site];
+      if (!site_has_code (s, c.sites[i].stmt))
+        continue;
       if (s->kind != CCE_SITE_DIRECT || s->av != 0)
         needed = true;
       if (s->kind == CCE_SITE_BACK || s->kind == CCE_SITE_INDIRECT
@@ -590,6 +608,8 @@ instrument_function (collector &c, size_t first, size_t last)
       gcall *call = as_a<gcall *> (c.sites[i].stmt);
       uint32_t sn = c.sites[i].site;
       const struct cce_site *s = &g->sites[sn];
+      if (!site_has_code (s, call))
+        continue;
       gimple_seq before = NULL, after = NULL;
       gimple_stmt_iterator gsi = gsi_for_stmt (call);
 
@@ -770,6 +790,8 @@ dump_decisions (FILE *f, const collector &c,
            "%zu, overflow cuts %zu, indirect %zu, external %zu; log %zu\n",
            st.direct_sites, st.zero_sites, st.back_sites, st.overflow_sites,
            st.indirect_sites, st.external_sites, st.log_sites);
+  fprintf (f, "cce: unobserved (no log reachable, no code): %zu sites\n",
+           st.dead_sites);
   for (size_t i = 0; i < g->nnodes; i++)
     {
       const struct cce_node *n = &g->nodes[i];
@@ -777,6 +799,8 @@ dump_decisions (FILE *f, const collector &c,
                g->strings[g->funcs[n->func].name], n->flags, n->numcc);
       if (n->has_root)
         fprintf (f, " root %" PRIu64, n->root);
+      if (!n->observed)
+        fprintf (f, " unobserved");
       fputc ('\n', f);
     }
   for (size_t i = 0; i < g->nsites; i++)
@@ -787,7 +811,9 @@ dump_decisions (FILE *f, const collector &c,
         fprintf (f, " -> node %u", s->target);
       else if (s->kind == CCE_SITE_EXTERNAL)
         fprintf (f, " -> %s", g->strings[s->target]);
-      if (s->kind == CCE_SITE_DIRECT)
+      if (s->dead)
+        fprintf (f, " unobserved, free");
+      else if (s->kind == CCE_SITE_DIRECT)
         fprintf (f, " av %" PRIu64 "%s", s->av,
                  s->av ? " instrumented" : " free");
       else if (s->kind == CCE_SITE_BACK)
@@ -830,6 +856,11 @@ cce_execute (void)
           || DECL_STATIC_DESTRUCTOR (node->decl) || node->force_output
           || MAIN_NAME_P (DECL_NAME (node->decl)))
         flags |= CCE_NODE_ENTRY;
+      /* main is entered once, by the C library's start-up code; no call
+         out of the program enters it unless its address is taken.  */
+      if (MAIN_NAME_P (DECL_NAME (node->decl)) && !node->address_taken
+          && !c.shared)
+        flags |= CCE_NODE_MAIN;
       if (node->split_part)
         flags |= CCE_NODE_SPLIT_PART;
       /* GCC's own wrapper of several constructors or destructors
@@ -880,10 +911,11 @@ cce_execute (void)
   if (opt_stats)
     fprintf (stderr, "cce: %zu functions, %zu sites: %zu direct "
              "(%zu free), %zu back edges, %zu overflow cuts, %zu indirect, "
-             "%zu external, %zu log; max numCC %" PRIu64 "\n",
+             "%zu external, %zu log; max numCC %" PRIu64 "; %zu sites "
+             "unobserved\n",
              c.g->nnodes, c.g->nsites, st.direct_sites, st.zero_sites,
              st.back_sites, st.overflow_sites, st.indirect_sites,
-             st.external_sites, st.log_sites, st.max_numcc);
+             st.external_sites, st.log_sites, st.max_numcc, st.dead_sites);
 
   /* Step 4, first half: the dictionary text, whose stamp gives the module
      key in the site words of step 3.  */

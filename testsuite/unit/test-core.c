@@ -468,7 +468,7 @@ check_encoding (const struct model *m, const struct cce_graph *g,
             {
               CHECK (gs->reason == 0, "direct site %zu has a reason", i);
               n_d++;
-              n_zero += gs->av == 0;
+              n_zero += !gs->dead && gs->av == 0;
             }
           else
             {
@@ -573,8 +573,44 @@ check_encoding (const struct model *m, const struct cce_graph *g,
   for (k = 0; k < g->nedges; k++)
     CHECK (covered[k], "edge %zu belongs to no node", k);
   for (i = 0; i < ns; i++)
-    CHECK (seen[i] == (g->sites[i].kind == CCE_SITE_DIRECT),
+    CHECK (seen[i] == (g->sites[i].kind == CCE_SITE_DIRECT
+                       && !g->sites[i].dead),
            "site %zu appears in %u edges", i, seen[i]);
+  /* Dead sites: exactly the calls through which no log is reached.  */
+  {
+    int entry_obs = 0;
+    for (i = 0; i < nn; i++)
+      entry_obs |= g->nodes[i].observed
+                   && (g->nodes[i].flags & (CCE_NODE_ENTRY | CCE_NODE_MAIN))
+                      == CCE_NODE_ENTRY;
+    for (i = 0; i < ns; i++)
+      {
+        const struct cce_site *s = &g->sites[i];
+        switch (s->kind)
+          {
+          case CCE_SITE_LOG:
+          case CCE_SITE_TRACE:
+            CHECK (g->nodes[s->node].observed && !s->dead,
+                   "log site %zu: node unobserved or dead", i);
+            break;
+          case CCE_SITE_DIRECT:
+          case CCE_SITE_BACK:
+            CHECK (s->dead == !g->nodes[s->target].observed,
+                   "site %zu: dead %d, callee observed %d", i, s->dead,
+                   g->nodes[s->target].observed);
+            CHECK (s->dead || g->nodes[s->node].observed,
+                   "live site %zu in an unobserved node", i);
+            break;
+          case CCE_SITE_INDIRECT:
+          case CCE_SITE_EXTERNAL:
+            CHECK (s->dead == !entry_obs, "site %zu: dead %d, an entry "
+                   "observed %d", i, s->dead, entry_obs);
+            CHECK (s->dead || g->nodes[s->node].observed,
+                   "live site %zu in an unobserved node", i);
+            break;
+          }
+      }
+  }
   free (covered);
   free (seen);
 
@@ -584,7 +620,7 @@ check_encoding (const struct model *m, const struct cce_graph *g,
   mark = calloc (nn + 1, sizeof *mark);
   assert_true (indeg && queue && mark);
   for (i = 0; i < ns; i++)
-    if (g->sites[i].kind == CCE_SITE_DIRECT)
+    if (g->sites[i].kind == CCE_SITE_DIRECT && !g->sites[i].dead)
       indeg[g->sites[i].target]++;
   for (i = 0; i < nn; i++)
     if (!indeg[i])
@@ -595,7 +631,8 @@ check_encoding (const struct model *m, const struct cce_graph *g,
       for (k = m->first[u]; k < (size_t) m->first[u] + m->count[u]; k++)
         {
           const struct cce_site *s = &g->sites[m->list[k]];
-          if (s->kind == CCE_SITE_DIRECT && --indeg[s->target] == 0)
+          if (s->kind == CCE_SITE_DIRECT && !s->dead
+              && --indeg[s->target] == 0)
             queue[tail++] = s->target;
         }
     }
@@ -1058,6 +1095,9 @@ check_logs_at (struct sim *S, uint32_t node, uint64_t id)
   const struct model *m = S->m;
   uint32_t k;
 
+  /* Below an unobserved node no id is ever read.  */
+  if (!S->g->nodes[node].observed)
+    return;
   CHECK (id < S->g->nodes[node].numcc, "id %" PRIu64 " in node %u is not "
          "below its numcc %" PRIu64, id, node, S->g->nodes[node].numcc);
   for (k = m->first[node]; k < m->first[node] + m->count[node]; k++)
@@ -1089,6 +1129,13 @@ sim_call (struct sim *S, uint32_t site, uint64_t id, int depth)
       break;
     case CCE_SITE_INDIRECT:
     case CCE_SITE_EXTERNAL:
+      if (s->dead)
+        {
+          /* No code: the callee runs with the caller's id.  */
+          for (k = 0; k < ms->nent; k++)
+            sim_enter (S, ms->ent[k], id, depth + 1);
+          break;
+        }
       S->stack[S->nstack].id = id;
       S->stack[S->nstack++].site = site;
       for (k = 0; k < ms->nent; k++)
@@ -1186,6 +1233,11 @@ sim_walk (struct sim *S, uint32_t start, int maxdepth)
         default:
           if (!ms->nent)
             return;
+          if (s->dead)
+            {
+              node = ms->ent[rnd_below ((uint32_t) ms->nent)];
+              break;
+            }
           S->stack[S->nstack].id = id;
           S->stack[S->nstack++].site = site;
           id = cce_site_entry (g, site);
@@ -1537,6 +1589,60 @@ test_diamond_gives_two_contexts_and_hotter_edge_av_zero (void **state)
   CHECK (R.checks >= 2, "simulation decoded %zu records", R.checks);
   run_free (&R);
   model_free (&m);
+}
+
+/* Calls through which no log site can be reached get no code: here main
+   logs through a, while c (reached from main), its callee d and its
+   qsort call lead to no log -- until the comparator logs.  */
+static void
+test_calls_that_reach_no_log_are_dead (void **state)
+{
+  for (int cmp_logs = 0; cmp_logs < 2; cmp_logs++)
+    {
+      struct model m = { 0 };
+      struct run R;
+      uint32_t main_, a, c, d, cmp, ma, mc, cd, cq, lg;
+      const struct cce_graph *g;
+
+      (void) state;
+      set_ctx (cmp_logs ? "dead calls (comparator logs)" : "dead calls");
+      main_ = m_node (&m, 0, CCE_NODE_ENTRY | CCE_NODE_MAIN);
+      a = m_node (&m, 1, 0);
+      c = m_node (&m, 2, 0);
+      d = m_node (&m, 3, 0);
+      cmp = m_node (&m, 4, CCE_NODE_ENTRY);
+      ma = m_site (&m, main_, CCE_SITE_DIRECT, a, 1);
+      mc = m_site (&m, main_, CCE_SITE_DIRECT, c, 1);
+      m_site (&m, main_, CCE_SITE_DIRECT, c, 1);
+      cd = m_site (&m, c, CCE_SITE_DIRECT, d, 1);
+      m_site (&m, d, CCE_SITE_DIRECT, d, 1);      /* unobserved recursion */
+      cq = m_ext (&m, c, "qsort", 1);
+      m_ent (&m, cq, cmp);
+      m_site (&m, a, CCE_SITE_LOG, CCE_NONE, 1);
+      lg = cmp_logs ? m_site (&m, cmp, CCE_SITE_LOG, CCE_NONE, 1) : 0;
+      (void) lg;
+      run_all (&m, &R);
+      g = R.g;
+      CHECK (!g->sites[ma].dead && g->nodes[a].observed, "main -> a");
+      CHECK (g->sites[cd].dead && !g->nodes[d].observed, "c -> d is live");
+      CHECK (R.st.back_sites == 0, "unobserved recursion on the ccStack");
+      if (!cmp_logs)
+        {
+          CHECK (g->sites[mc].dead && g->sites[cq].dead
+                 && !g->nodes[c].observed, "c's calls are live");
+          CHECK (R.st.dead_sites == 5, "%zu dead sites", R.st.dead_sites);
+        }
+      else
+        {
+          CHECK (!g->sites[mc].dead && !g->sites[cq].dead
+                 && g->nodes[c].observed && g->nodes[cmp].observed,
+                 "c's qsort call is dead though cmp logs");
+          CHECK (R.st.dead_sites == 2, "%zu dead sites", R.st.dead_sites);
+        }
+      CHECK (R.checks >= 1, "simulation decoded %zu records", R.checks);
+      run_free (&R);
+      model_free (&m);
+    }
 }
 
 static void
@@ -2824,6 +2930,7 @@ main (void)
     cmocka_unit_test (test_encode_refuses_sites_naming_missing_nodes),
     cmocka_unit_test (test_diamond_gives_two_contexts_and_hotter_edge_av_zero),
     cmocka_unit_test (test_single_caller_edge_has_av_zero),
+    cmocka_unit_test (test_calls_that_reach_no_log_are_dead),
     cmocka_unit_test (test_entry_node_has_root_zero_and_direct_edges_from_one),
     cmocka_unit_test (test_self_recursion_becomes_back_site_with_reason_r),
     cmocka_unit_test (test_mutual_recursion_makes_only_dfs_back_edge_back),
