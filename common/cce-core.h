@@ -102,6 +102,9 @@ struct cce_graph
   struct cce_frame *frames; size_t nframes, aframes;
   struct cce_edge *edges;   size_t nedges;   /* encode / read output,
                                                 root edges included */
+  int observe_all;       /* encode input: take every function as able to
+                            log (encode every call, as if all were
+                            observed) */
   uint64_t stamp;        /* of the dictionary text (write / read output) */
   struct cce_module *modules; size_t nmodules;  /* read and merge output:
                                                    one per dictionary; none

@@ -303,6 +303,12 @@ mark_observed (struct cce_graph *g)
   for (i = 0; i < ns; i++)
     if (g->sites[i].kind == CCE_SITE_LOG || g->sites[i].kind == CCE_SITE_TRACE)
       OBSERVE (g->sites[i].node);
+  if (g->observe_all)
+    for (i = 0; i < nn; i++)
+      {
+        OBSERVE ((uint32_t) i);
+        entry_observed = 1;
+      }
   for (;;)
     {
       while (top)

@@ -65,6 +65,8 @@ static struct plugin_info cce_plugin_info = {
   "              compiling too: traced functions are not inlined)\n"
   "  count       count ccStack pushes (out-of-line pushes; the runtime\n"
   "              reports them at exit when CCE_STATS names a file)\n"
+  "  observe-all  encode every call, as if every function logged (to\n"
+  "              measure the encoding's full cost)\n"
 };
 
 /* Plugin options.  GCC 12 parses -fdump-* before it loads plugins, so a
@@ -75,6 +77,7 @@ static bool opt_dump;
 static const char *opt_dump_file;
 static std::vector<std::string> opt_trace;   /* functions to trace */
 static bool opt_count;
+static bool opt_observe_all;
 
 /* The position of NAME in the trace list, or -1.  */
 static int
@@ -877,6 +880,7 @@ cce_execute (void)
 
   /* Step 2.  */
   struct cce_encode_stats st;
+  c.g->observe_all = opt_observe_all;
   if (cce_graph_encode (c.g, &st, err, sizeof err) < 0)
     fatal_error (UNKNOWN_LOCATION, "cce: cannot encode the call graph: %s",
                  err);
@@ -1055,6 +1059,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
         }
       else if (strcmp (key, "count") == 0 && !value)
         opt_count = true;
+      else if (strcmp (key, "observe-all") == 0 && !value)
+        opt_observe_all = true;
       else if (strcmp (key, "trace") == 0)
         {
           if (!value || !*value)
@@ -1090,7 +1096,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
       else
         {
           error ("cce: unknown plugin argument %<-fplugin-arg-cce-%s%>; "
-                 "known: stats, dump[=FILE], trace=F[,F...], count", key);
+                 "known: stats, dump[=FILE], trace=F[,F...], count, "
+                 "observe-all", key);
           return 1;
         }
     }

@@ -8,7 +8,8 @@
 #      the calling context of every cce_log call as gdb sees it;
 #   2. for each of -O1 -O2 -O3, with default LTO partitioning and with
 #      -flto-partition=none, build it with the plugin (testsuite/cce-cc),
-#      run it with CCE_LOG set, decode the log with
+#      run it with CCE_LOG set (and once more at -O2 with every call
+#      encoded, -fplugin-arg-cce-observe-all), decode the log with
 #      "cce-decode --format=records", and compare with the oracle: line by
 #      line for single-threaded programs, per thread as a multiset of
 #      record sequences for multi-threaded ones.
@@ -220,14 +221,19 @@ fail () {
 [ -z "$trace" ] ||
   extra_cflags="$extra_cflags -fplugin-arg-cce-trace=$(echo $trace | tr ' ' ,)"
 
-variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none"}
+variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all"}
 failed=0 passed=0
 for v in $variants; do
-  opt=${v%%:*} part=${v#*:}
+  # OPT:PART[:all] -- "all": with -fplugin-arg-cce-observe-all, every
+  # call encoded as if every function logged.
+  opt=${v%%:*} part=${v#*:} all=
+  case $part in *:all) part=${part%:all} all=-fplugin-arg-cce-observe-all ;; esac
   case $part in
     default) pflag= ;;
     *)       pflag=-flto-partition=$part ;;
   esac
+  pflag="$pflag${all:+ $all}"; pflag=${pflag# }
+  part=$part${all:+.all}
   tag="$name -$opt ${pflag:-(default partitioning)}"
   t0=$(now)
   exe="$tmp/prog.$opt.$part"
