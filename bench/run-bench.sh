@@ -1,0 +1,428 @@
+#!/bin/sh
+# run-bench.sh -- what cce costs: run time of call-heavy programs, the cost
+# of one context capture against other ways of getting a context, decoding
+# speed and memory, build time and code size.  `make bench` runs it with
+# the build tree's cce; docs/performance.md explains the method and the
+# results.
+#
+# Usage: run-bench.sh [OPTION...]
+#   --quick          fewer repetitions and half-size workloads (< 2 min)
+#   --pairs N        alternated plain/cce run pairs per program (default 9,
+#                    --quick 3)
+#   --only LIST      sections to run, a comma-separated subset of
+#                    run,event,decode,build (default all)
+#   --out FILE       results file (default BUILDDIR/bench/results.md)
+#   --workdir DIR    where binaries and logs go (default BUILDDIR/bench/work)
+#   --builddir DIR   the cce build tree (default: the tree this script is in)
+#   --help
+# BENCH_QUICK=1 in the environment is the same as --quick.
+#
+# Where cce comes from: CCE_PLUGIN, CCE_RTDIR, CCE_INCDIR (as for
+# testsuite/cce-cc) and CCE_DECODE from the environment, else the build
+# tree.  CC (default gcc) is the compiler of both builds.
+#
+# Ratios are instrumented/plain of user+system CPU time (wait4 rusage,
+# bench/runtime.c), from alternated runs: pair i runs plain then cce for
+# odd i, cce then plain for even i.  The table gives the median of the
+# per-pair ratios and their min-max.  This machine has no hardware cycle
+# counter for perf stat, so CPU time it is.
+
+LC_ALL=C
+export LC_ALL
+me=run-bench.sh
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+srcroot=$(dirname "$here")
+builddir=$srcroot
+quick=${BENCH_QUICK:-0}
+test "$quick" = 0 || quick=1
+pairs=
+only=run,event,decode,build
+out=
+workdir=
+
+while test $# -gt 0; do
+  case $1 in
+    --quick) quick=1; shift ;;
+    --pairs) pairs=$2; shift 2 ;;
+    --pairs=*) pairs=${1#--pairs=}; shift ;;
+    --only) only=$2; shift 2 ;;
+    --only=*) only=${1#--only=}; shift ;;
+    --out) out=$2; shift 2 ;;
+    --out=*) out=${1#--out=}; shift ;;
+    --workdir) workdir=$2; shift 2 ;;
+    --workdir=*) workdir=${1#--workdir=}; shift ;;
+    --builddir) builddir=$2; shift 2 ;;
+    --builddir=*) builddir=${1#--builddir=}; shift ;;
+    --help|-h) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "$me: unknown argument: $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+builddir=$(cd "$builddir" && pwd) || exit 2
+
+# Workload sizes and repetitions.
+if test $quick = 1; then
+  : "${pairs:=3}"
+  scale=50              # percent of each program's default work
+  build_pairs=1
+  event_reps=1
+  decode_reps=1
+  decode_n=1000000      # records of the 1x log; the 4x log has 4 times
+else
+  : "${pairs:=9}"
+  scale=100
+  build_pairs=3
+  event_reps=3
+  decode_n=2000000
+  decode_reps=3
+fi
+case $pairs in
+  ''|*[!0-9]*|0) echo "$me: --pairs needs a positive number" >&2; exit 2 ;;
+esac
+
+: "${CC:=gcc}"
+: "${CCE_INCDIR:=$srcroot/rt}"
+: "${CCE_PLUGIN:=$builddir/plugin/.libs/cce.so}"
+: "${CCE_RTDIR:=$builddir/rt/.libs}"
+: "${CCE_DECODE:=$builddir/decode/cce-decode}"
+export CC CCE_INCDIR CCE_PLUGIN CCE_RTDIR
+ccecc="sh $srcroot/testsuite/cce-cc"
+: "${workdir:=$builddir/bench/work}"
+: "${out:=$builddir/bench/results.md}"
+
+for f in "$CCE_PLUGIN" "$CCE_DECODE" "$CCE_INCDIR/cce.h"; do
+  if test ! -f "$f"; then
+    echo "$me: $f not found: build the tree first (make)" >&2
+    exit 1
+  fi
+done
+
+mkdir -p "$workdir" || exit 1
+w=$workdir
+t_start=$(date +%s)
+
+progress () { echo "bench: $*" >&2; }
+die () { echo "$me: $*" >&2; exit 1; }
+
+# The results file: everything the tables print goes there too.
+: > "$out.tmp" || die "cannot write $out.tmp"
+emit () { printf '%s\n' "$*"; printf '%s\n' "$*" >> "$out.tmp"; }
+
+# awk helpers.
+median () { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+minmax () { sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.3f-%.3f", lo, hi}'; }
+calc () { awk "BEGIN {printf \"$1\", ($2)}"; }
+
+# bench-run: CPU and wall time and peak RSS of one command.
+brun=$w/bench-run
+$CC -O2 -o "$brun" "$here/runtime.c" || die "cannot build bench/runtime.c"
+# measure FILE CMD...: run CMD (stdout to FILE.out), leave "CPU WALL RSS
+# STATUS" in FILE.
+measure () {
+  m_file=$1; shift
+  "$brun" "$m_file" "$@" > "$m_file.out" 2> "$m_file.err"
+}
+# measure_null FILE CMD...: the same with stdout to /dev/null.
+measure_null () {
+  m_file=$1; shift
+  "$brun" "$m_file" "$@" > /dev/null 2> "$m_file.err"
+}
+field () { awk -v i="$2" '{print $i}' "$1"; }
+
+# The plain builds' cce_log: an empty function in a non-LTO object.
+$CC -O2 -c -o "$w/stub.o" "$here/stub.c" || die "cannot build bench/stub.c"
+
+programs="fib ackermann tree dispatch callback interp parser"
+kind_fib="recursive (self and mutual, no tail calls)"
+kind_ackermann="tail-recursive (tailr off under cce)"
+kind_tree="tree recursion"
+kind_dispatch="pointer-heavy (vtables, handler tables)"
+kind_callback="callbacks (qsort/bsearch comparators, visitor)"
+kind_interp="bytecode interpreter (switch, recursive eval)"
+kind_parser="recursive descent (many direct calls)"
+
+want () { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
+
+emit "# cce benchmarks"
+emit ""
+emit "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); mode: $(test $quick = 1 && echo quick || echo full) ($pairs pairs, workload scale ${scale}%)"
+emit "- machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, $(uname -sr); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+emit "- compiler: $($CC --version | sed 1q)"
+emit "- measure: user+sys CPU time (wait4 rusage); ratio = cce / plain, median of per-pair ratios (min-max) over alternated pairs"
+emit ""
+
+# ---------------------------------------------------------------------------
+# Build both versions of every program (section d measures these builds).
+# ---------------------------------------------------------------------------
+if want run || want build; then
+# gen: a generated program of 1000 functions in 4 translation units
+# (bench/gen-prog.sh), built but not timed for run time.
+genn=1000
+rm -rf "$w/gen"; mkdir -p "$w/gen"
+sh "$here/gen-prog.sh" $genn 4 "$w/gen" || die "gen-prog.sh failed"
+srcs () {
+  if test "$1" = gen; then echo "$w/gen/g0.c $w/gen/g1.c $w/gen/g2.c $w/gen/g3.c $w/gen/gmain.c"
+  else echo "$here/$1.c"; fi
+}
+build_plain () {  # NAME OUT MEASUREFILE
+  measure "$3" $CC -O2 -flto -I"$CCE_INCDIR" -o "$2" $(srcs "$1") "$w/stub.o"
+}
+build_cce () {
+  measure "$3" $ccecc -O2 -fplugin-arg-cce-stats -o "$2" $(srcs "$1")
+}
+
+progress "building the benchmarks, plain and with cce ($build_pairs times each, alternated)"
+for p in $programs gen; do
+  : > "$w/$p.build.plain"; : > "$w/$p.build.cce"
+  i=1
+  while test $i -le $build_pairs; do
+    if test $((i % 2)) = 1; then order="plain cce"; else order="cce plain"; fi
+    for v in $order; do
+      build_$v "$p" "$w/$p.$v" "$w/m" || {
+        cat "$w/m.err" >&2; die "cannot build $p ($v)"; }
+      field "$w/m" 1 >> "$w/$p.build.$v"
+      test $v = cce && grep '^cce:' "$w/m.err" > "$w/$p.stats"
+    done
+    progress "[build] $p $i/$build_pairs: plain $(tail -1 "$w/$p.build.plain") s, cce $(tail -1 "$w/$p.build.cce") s"
+    i=$((i + 1))
+  done
+done
+# The generated program must compute the same with both builds.
+gp=$("$w/gen.plain") && gc=$(CCE_LOG=/dev/null "$w/gen.cce") \
+  || die "the generated program failed"
+test "$gp" = "$gc" || die "the generated program differs: '$gp' vs '$gc'"
+fi
+
+# ---------------------------------------------------------------------------
+# (a) Run time of the call-heavy programs.
+# ---------------------------------------------------------------------------
+geo=
+if want run; then
+  CCE_LOG=/dev/null; export CCE_LOG
+  emit "## Run time of call-heavy programs"
+  emit ""
+  emit "| program | kind | plain s | cce s | ratio (median) | min-max | checksum |"
+  emit "|---|---|---:|---:|---:|---|---|"
+  logsum=0 nprog=0 worst= over=0
+  for p in $programs; do
+    : > "$w/$p.ratios"; : > "$w/$p.t.plain"; : > "$w/$p.t.cce"
+    ref= ok=same
+    i=1
+    while test $i -le "$pairs"; do
+      if test $((i % 2)) = 1; then order="plain cce"; else order="cce plain"; fi
+      for v in $order; do
+        measure "$w/m.$v" "$w/$p.$v" "$scale" || {
+          cat "$w/m.$v.err" >&2; die "$p ($v) failed"; }
+        sum=$(cat "$w/m.$v.out")
+        test -n "$ref" || ref=$sum
+        if test "$sum" != "$ref"; then
+          ok="DIFFERS"
+          progress "$p: checksum differs: '$ref' vs '$sum' ($v)"
+        fi
+        field "$w/m.$v" 1 >> "$w/$p.t.$v"
+      done
+      a=$(field "$w/m.plain" 1) b=$(field "$w/m.cce" 1)
+      r=$(calc '%.4f' "$b / $a")
+      echo "$r" >> "$w/$p.ratios"
+      progress "[run] $p pair $i/$pairs: plain ${a}s cce ${b}s ratio $r"
+      i=$((i + 1))
+    done
+    med=$(median < "$w/$p.ratios")
+    mm=$(minmax < "$w/$p.ratios")
+    tp=$(median < "$w/$p.t.plain") tc=$(median < "$w/$p.t.cce")
+    eval kind=\$kind_$p
+    emit "| $p | $kind | $(calc '%.3f' "$tp") | $(calc '%.3f' "$tc") | $(calc '%.3f' "$med") | $mm | $ok |"
+    logsum=$(calc '%.9f' "$logsum + log($med)")
+    nprog=$((nprog + 1))
+    test "$(calc '%d' "($med > 1.05)")" = 1 && over=$((over + 1))
+    echo "$med $p" >> "$w/worst.tmp"
+  done
+  geo=$(calc '%.3f' "exp($logsum / $nprog)")
+  worst=$(sort -g "$w/worst.tmp" | tail -1); rm -f "$w/worst.tmp"
+  emit ""
+  emit "Geometric mean of the median ratios: **$geo**; largest: ${worst#* } $(calc '%.3f' "${worst%% *}"); programs above 1.05: $over of $nprog."
+  emit ""
+  emit "Plugin statistics of the cce builds (-fplugin-arg-cce-stats):"
+  emit ""
+  for p in $programs; do
+    emit "- $p: $(sed 's/^cce: //' "$w/$p.stats")"
+  done
+  emit ""
+  unset CCE_LOG
+fi
+
+# ---------------------------------------------------------------------------
+# (b) Per-event cost of capturing a context.
+# ---------------------------------------------------------------------------
+if want event; then
+  progress "[event] building the capture variants"
+  sh "$here/gen-chain.sh" 600 > "$w/chain.c"
+  evsrc="$here/event.c $w/chain.c"
+  # -flto-partition=one: one LTRANS job, as under cce (and no warning about
+  # serial LTRANS jobs for the 600-function chain).
+  plainev="$CC -O2 -flto -flto-partition=one"
+  $plainev -DM_NONE -o "$w/ev-none" $evsrc 2> "$w/ev.log" || die "event (none)"
+  $plainev -DM_XCHG -o "$w/ev-xchg" $evsrc 2>> "$w/ev.log" || die "event (xchg)"
+  $plainev -DM_BT -o "$w/ev-bt" $evsrc 2>> "$w/ev.log" || die "event (backtrace)"
+  $plainev -fno-omit-frame-pointer -DM_FP -o "$w/ev-fp" $evsrc 2>> "$w/ev.log" || die "event (fp)"
+  $plainev -finstrument-functions -DM_CYG -o "$w/ev-cyg" $evsrc 2>> "$w/ev.log" || die "event (cyg)"
+  $ccecc -O2 -DM_CCE -fplugin-arg-cce-stats -o "$w/ev-cce" $evsrc 2>> "$w/ev.log" || {
+    cat "$w/ev.log" >&2; die "event (cce)"; }
+  unw_why=
+  if $plainev -DM_UNW -o "$w/ev-unw" $evsrc -lunwind 2>> "$w/ev.log"; then :; else
+    unw_why="libunwind not available (install libunwind-dev)"
+    rm -f "$w/ev-unw"
+  fi
+  # ev METHOD-BINARY DEPTH SHAPE [MODE]: median over event_reps processes
+  # of the per-capture median; leaves "NS FRAMES" in $w/ev.res.
+  ev () {
+    : > "$w/ev.ns"
+    j=1
+    while test $j -le $event_reps; do
+      CCE_LOG=/dev/null "$w/ev-$1" "$2" "$3" ${4:+"$4"} > "$w/ev.one" || return 1
+      cut -d' ' -f1 "$w/ev.one" >> "$w/ev.ns"
+      j=$((j + 1))
+    done
+    echo "$(median < "$w/ev.ns") $(cut -d' ' -f2 "$w/ev.one")" > "$w/ev.res"
+  }
+  depths="5 50 500"
+  # rows: label binary shape mode
+  rows="none (the timing loop alone)|none|distinct|
+(reference) seq_cst + release atomic store, as in libcce's append|xchg|distinct|
+cce_log (full: capture + buffered append)|cce|distinct|log
+cce capture alone (id + depth + ccStack copy)|cce|distinct|raw
+cce_log, recursive chain|cce|recursive|log
+cce capture alone, recursive chain|cce|recursive|raw
+-finstrument-functions shadow stack copy|cyg|distinct|
+frame-pointer walk|fp|distinct|
+libunwind unw_backtrace|unw|distinct|
+glibc backtrace|bt|distinct|"
+  emit "## Per-event cost of capturing one context"
+  emit ""
+  emit "Depth = frames of the program on the stack, main and the capturing function included; ns per event = median thread CPU time per capture; ns/frame = ns per event / depth; frames = what the capture held at depth 500 (ccStack entries for cce)."
+  emit ""
+  emit "| method | d=5 ns | ns/frame | d=50 ns | ns/frame | d=500 ns | ns/frame | frames at 500 |"
+  emit "|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "$rows" > "$w/ev.rows"
+  while IFS='|' read -r label bin shape mode; do
+    if test "$bin" = unw && test -n "$unw_why"; then
+      emit "| $label | n/a | | n/a | | n/a | | $unw_why |"
+      continue
+    fi
+    line="| $label"
+    for d in $depths; do
+      progress "[event] $label, depth $d"
+      ev "$bin" "$d" "$shape" "$mode" < /dev/null || die "event $bin $d $shape $mode failed"
+      ns=$(cut -d' ' -f1 "$w/ev.res") fr=$(cut -d' ' -f2 "$w/ev.res")
+      echo "$ns" > "$w/ev.$bin.$shape.$mode.$d"
+      line="$line | $(calc '%.1f' "$ns") | $(calc '%.2f' "$ns / $d")"
+    done
+    emit "$line | $fr |"
+  done < "$w/ev.rows"
+  emit ""
+  c5=$(cat "$w/ev.cce.distinct.log.5") c500=$(cat "$w/ev.cce.distinct.log.500")
+  r5=$(cat "$w/ev.cce.distinct.raw.5") r500=$(cat "$w/ev.cce.distinct.raw.500")
+  emit "- cce_log, distinct chain: depth 500 / depth 5 = $(calc '%.2f' "$c500 / $c5"); capture alone: $(calc '%.2f' "$r500 / $r5")."
+  if test -z "$unw_why"; then
+    u50=$(cat "$w/ev.unw.distinct..50") c50=$(cat "$w/ev.cce.distinct.log.50")
+    r50=$(cat "$w/ev.cce.distinct.raw.50")
+    emit "- At depth 50, unw_backtrace costs $(calc '%.1f' "$u50 / $c50") times a full cce_log and $(calc '%.0f' "$u50 / $r50") times the capture alone."
+  else
+    emit "- unw_backtrace: n/a ($unw_why)."
+  fi
+  emit "- cce build of the chain: $(grep '^cce:' "$w/ev.log" | sed 's/^cce: //')"
+  emit ""
+fi
+
+# ---------------------------------------------------------------------------
+# (c) Decoding speed and memory.
+# ---------------------------------------------------------------------------
+if want decode; then
+  progress "[decode] building declog and writing logs of $decode_n and $((4 * decode_n)) records"
+  $ccecc -O2 -o "$w/declog" "$here/declog.c" 2> "$w/declog.build" || {
+    cat "$w/declog.build" >&2; die "cannot build declog"; }
+  emit "## Decoding speed (cce-decode --format=records PROG LOG > /dev/null)"
+  emit ""
+  emit "Logs written by bench/declog.c: normal = paths through four layers of a call graph, some through a pointer or a recursion of up to 3 levels; deep = the same with recursions of up to 63 levels (longer ccStacks, more distinct paths).  CPU and wall: median of $decode_reps runs; peak RSS: the largest."
+  emit ""
+  emit "| log | records | log MB | distinct paths | CPU s | wall s | records/s (CPU) | peak RSS MB |"
+  emit "|---|---:|---:|---:|---:|---:|---:|---:|"
+  for shape in normal deep; do
+  for x in 1 4; do
+    n=$((x * decode_n))
+    rm -f "$w/dec.log"
+    CCE_LOG=$w/dec.log "$w/declog" "$n" $shape > /dev/null || die "declog failed"
+    mb=$(calc '%.1f' "$(wc -c < "$w/dec.log") / 1048576")
+    "$CCE_DECODE" --format=records "$w/declog" "$w/dec.log" > "$w/dec.txt" \
+      || die "cce-decode failed"
+    got=$(wc -l < "$w/dec.txt")
+    test "$got" = "$n" || die "cce-decode gave $got records, expected $n"
+    paths=$(awk '!seen[$0]++' "$w/dec.txt" | wc -l)
+    grep -q incomplete "$w/dec.txt" && progress "[decode] warning: incomplete paths in the log"
+    rm -f "$w/dec.txt"
+    : > "$w/dec.cpu"; : > "$w/dec.wall"; : > "$w/dec.rss"
+    j=1
+    while test $j -le $decode_reps; do
+      progress "[decode] $shape ${x}x log, run $j/$decode_reps"
+      measure_null "$w/m" "$CCE_DECODE" --format=records "$w/declog" \
+        "$w/dec.log" || die "cce-decode failed"
+      field "$w/m" 1 >> "$w/dec.cpu"; field "$w/m" 2 >> "$w/dec.wall"
+      field "$w/m" 3 >> "$w/dec.rss"
+      j=$((j + 1))
+    done
+    cpu=$(median < "$w/dec.cpu") wall=$(median < "$w/dec.wall")
+    rss=$(sort -g "$w/dec.rss" | tail -1)
+    emit "| $shape ${x}x | $n | $mb | $paths | $(calc '%.3f' "$cpu") | $(calc '%.3f' "$wall") | $(calc '%.2e' "$n / $cpu") | $(calc '%.1f' "$rss / 1024") |"
+  done
+  done
+  rm -f "$w/dec.log"
+  emit ""
+fi
+
+# ---------------------------------------------------------------------------
+# (d) Build time and size.
+# ---------------------------------------------------------------------------
+if want build; then
+  emit "## Build time and size"
+  emit ""
+  emit "Build = CPU time of the whole \`gcc -O2 -flto\` compile and link (all its processes), median of $build_pairs alternated builds.  .text = the code section; file text = size(1)'s text column, which also counts read-only data, .eh_frame and cce_dict (the dictionary, an allocated read-only section).  gen = a generated program of $genn functions in 4 files (bench/gen-prog.sh), a DAG with very many paths."
+  emit ""
+  emit "| program | build plain s | build cce s | ratio | .text plain | .text cce | ratio | file text ratio | cce_dict bytes |"
+  emit "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  bl=0 tl=0 fl=0 np=0
+  for p in $programs gen; do
+    bp=$(median < "$w/$p.build.plain") bc=$(median < "$w/$p.build.cce")
+    xp=$(size -A "$w/$p.plain" | awk '$1 == ".text" {print $2}')
+    xc=$(size -A "$w/$p.cce" | awk '$1 == ".text" {print $2}')
+    tp=$(size "$w/$p.plain" | awk 'NR == 2 {print $1}')
+    tc=$(size "$w/$p.cce" | awk 'NR == 2 {print $1}')
+    dict=$(size -A "$w/$p.cce" | awk '$1 == "cce_dict" {print $2}')
+    emit "| $p | $(calc '%.3f' "$bp") | $(calc '%.3f' "$bc") | $(calc '%.2f' "$bc / $bp") | $xp | $xc | $(calc '%.3f' "$xc / $xp") | $(calc '%.3f' "$tc / $tp") | ${dict:-none} |"
+    bl=$(calc '%.9f' "$bl + log($bc / $bp)"); tl=$(calc '%.9f' "$tl + log($xc / $xp)")
+    fl=$(calc '%.9f' "$fl + log($tc / $tp)")
+    np=$((np + 1))
+  done
+  emit ""
+  emit "Geometric means: build time $(calc '%.2f' "exp($bl / $np)"), .text $(calc '%.3f' "exp($tl / $np)"), file text $(calc '%.3f' "exp($fl / $np)")."
+  emit ""
+  emit "- gen: $(sed 's/^cce: //' "$w/gen.stats")"
+  emit ""
+fi
+
+# ---------------------------------------------------------------------------
+# (e) The corpus.
+# ---------------------------------------------------------------------------
+if test -f "$srcroot/testsuite/corpus/run-corpus.sh"; then
+  emit "## Real programs"
+  emit ""
+  if grep -q -- '--ratio-pairs' "$srcroot/testsuite/corpus/run-corpus.sh"; then
+    emit "Not run here.  The run-time and size ratios of real programs (Debian source packages, their own workloads) come from \`make corpus\` (testsuite/corpus/run-corpus.sh; \`make corpus CORPUS_FLAGS='--ratio-pairs 7'\` for more pairs, \`make corpus-smoke\` for three programs); it writes docs/corpus.md."
+  else
+    emit "Not run here: see testsuite/corpus/run-corpus.sh (\`make corpus\`)."
+  fi
+  emit ""
+fi
+
+t_end=$(date +%s)
+emit "Total time of this run: $((t_end - t_start)) s."
+mv "$out.tmp" "$out"
+progress "done in $((t_end - t_start)) s; results in $out"
