@@ -570,21 +570,30 @@ instrument_function (collector &c, size_t first, size_t last)
 
   push_cfun (DECL_STRUCT_FUNCTION (node->decl));
 
-  /* (1) Load the id, and the ccStack depth if needed, once at function
-     entry.  The loads are volatile: they belong at entry, and GCC 12's sink
-     pass crashes when it tries to sink such a load into a block that ends
-     in a noreturn call.  */
+  /* (1) Load the id, and the ccStack depth if needed, at function entry.
+     Every call returns with both as it found them, so GCC may sink the
+     loads to the paths that use them (a leaf path of a recursive function
+     then loads nothing).  Not where a call is noreturn: GCC 12's sink pass
+     crashes when it sinks such a load into a block that ends in one, so
+     there the loads are volatile and stay at entry.  */
+  bool pin = false;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
+         !gsi_end_p (gsi) && !pin; gsi_next (&gsi))
+      if (is_gimple_call (gsi_stmt (gsi))
+          && gimple_call_noreturn_p (gsi_stmt (gsi)))
+        pin = true;
   gimple_seq entry_seq = NULL;
   tree id = make_ssa_name (u64);
   gimple_seq_add_stmt (&entry_seq,
-                       gimple_build_assign (id, tls_ref (CCE_TLS_ID, true)));
+                       gimple_build_assign (id, tls_ref (CCE_TLS_ID, pin)));
   tree d = NULL_TREE;
   if (stack_sites)
     {
       d = make_ssa_name (u64);
       gimple_seq_add_stmt (&entry_seq,
                            gimple_build_assign (d, tls_ref (CCE_TLS_DEPTH,
-                                                            true)));
+                                                            pin)));
     }
   /* (7) The entry of a traced function logs.  */
   for (size_t i = first; i < last; i++)
