@@ -613,6 +613,46 @@ instrument_function (collector &c, size_t first, size_t last)
   gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
                                                       (cfun)), entry_seq);
 
+  /* (8) Restores that the next call overwrites are left out: when the
+     next statement of the block that is a call is a site whose code stores
+     the id before it (a direct site with an addition value, or a ccStack
+     site), nothing in between can see the id; and when that site pushes
+     inline, which sets the depth from D, the depth is not restored
+     either.  Decided before any code goes in.  */
+  std::vector<char> keep_id (last - first, 1), keep_depth (last - first, 1);
+  for (size_t i = first; i < last; i++)
+    {
+      gimple *stmt = c.sites[i].stmt;
+      if (!stmt || stmt_ends_bb_p (stmt) || gimple_call_noreturn_p (stmt))
+        continue;
+      gimple_stmt_iterator it = gsi_for_stmt (stmt);
+      gimple *next = NULL;
+      for (gsi_next (&it); !gsi_end_p (it); gsi_next (&it))
+        if (is_gimple_call (gsi_stmt (it)) || gimple_code (gsi_stmt (it))
+                                               == GIMPLE_ASM)
+          {
+            next = gsi_stmt (it);
+            break;
+          }
+      if (!next)
+        continue;
+      size_t j = i + 1;
+      while (j < last && c.sites[j].stmt != next)
+        j++;
+      if (j == last)
+        continue;
+      const struct cce_site *t = &g->sites[c.sites[j].site];
+      if (!site_has_code (t, next) || gimple_call_noreturn_p (next)
+          || (gimple_call_flags (next) & ECF_RETURNS_TWICE))
+        continue;
+      bool stack_j = t->kind == CCE_SITE_BACK || t->kind == CCE_SITE_INDIRECT
+                     || t->kind == CCE_SITE_EXTERNAL;
+      if (stack_j || (t->kind == CCE_SITE_DIRECT && t->av != 0))
+        keep_id[i - first] = 0;
+      if (stack_j && !opt_count)
+        keep_depth[i - first] = 0;
+    }
+
   for (size_t i = first; i < last; i++)
     {
       if (!c.sites[i].stmt)
@@ -623,6 +663,8 @@ instrument_function (collector &c, size_t first, size_t last)
       if (!site_has_code (s, call))
         continue;
       gimple_seq before = NULL, after = NULL;
+      bool restore_id = keep_id[i - first];
+      bool restore_depth = keep_depth[i - first];
       gimple_stmt_iterator gsi = gsi_for_stmt (call);
 
       switch (s->kind)
@@ -640,9 +682,11 @@ instrument_function (collector &c, size_t first, size_t last)
             gimple_seq_add_stmt (&before,
                                  gimple_build_assign (tls_ref (CCE_TLS_ID,
                                                                false), sum));
-            gimple_seq_add_stmt (&after,
-                                 gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                               false), id));
+            if (restore_id)
+              gimple_seq_add_stmt (&after,
+                                   gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                                 false),
+                                                        id));
           }
           break;
         case CCE_SITE_BACK:
@@ -665,12 +709,14 @@ instrument_function (collector &c, size_t first, size_t last)
             }
           else
             insert_push (&gsi, id, d, word (sn), cce_site_entry (g, sn));
-          gimple_seq_add_stmt (&after,
-                               gimple_build_assign (tls_ref (CCE_TLS_DEPTH,
-                                                             true), d));
-          gimple_seq_add_stmt (&after,
-                               gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                             false), id));
+          if (restore_depth)
+            gimple_seq_add_stmt (&after,
+                                 gimple_build_assign (tls_ref (CCE_TLS_DEPTH,
+                                                               true), d));
+          if (restore_id)
+            gimple_seq_add_stmt (&after,
+                                 gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                               false), id));
           break;
         case CCE_SITE_LOG:
           /* (5) Tell the runtime which log site this is.  */
