@@ -74,7 +74,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <linux/membarrier.h>
 #include <unistd.h>
 
 #include "cce-abi.h"
@@ -191,6 +193,12 @@ static _Atomic uint32_t cce_next_number = 1;
 
 /* Set by cce_fini: every record from then on is written through.  */
 static _Atomic int cce_final;
+
+/* Set when membarrier(2) is registered: then the Dekker pair of
+   cce_append and cce_fini is asymmetric -- the append, on every record,
+   needs only a compiler barrier, and cce_fini, once, makes every thread
+   run a full barrier with MEMBARRIER_CMD_PRIVATE_EXPEDITED.  */
+static int cce_asym_fence;
 
 /* Key whose destructor flushes an exiting thread.  */
 static pthread_key_t cce_key;
@@ -931,14 +939,23 @@ cce_append (struct cce_thread *t, const struct cce_log_record *r,
 {
   size_t size = sizeof *r + (size_t) r->nstack * sizeof *frames;
   /* With cce_fini's store to cce_final and load of APPENDING, a Dekker
-     pair: either cce_fini waits for this copy, or this sees cce_final.  */
-  atomic_store (&t->appending, 1);
+     pair: either cce_fini waits for this copy, or this sees cce_final.
+     With membarrier, cce_fini's barrier on every thread stands for the
+     full fence between the store and the load here.  */
+  if (likely (cce_asym_fence))
+    {
+      atomic_store_explicit (&t->appending, 1, memory_order_relaxed);
+      atomic_signal_fence (memory_order_seq_cst);
+    }
+  else
+    atomic_store (&t->appending, 1);
   if (likely (!atomic_load (&cce_final) && t->buf != NULL
               && size <= CCE_BUF_SIZE - t->len))
     {
       char *p = t->buf + t->len;
       memcpy (p, r, sizeof *r);
-      memcpy (p + sizeof *r, frames, size - sizeof *r);
+      if (r->nstack)
+        memcpy (p + sizeof *r, frames, size - sizeof *r);
       t->len += size;
       atomic_store_explicit (&t->appending, 0, memory_order_release);
       return;
@@ -1123,6 +1140,12 @@ cce_fini (void)
   self->in_log = 1;
   cce_barrier ();
   atomic_store (&cce_final, 1);
+#ifdef __NR_membarrier
+  if (cce_asym_fence
+      && syscall (__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0)
+         != 0)
+    cce_asym_fence = 0;
+#endif
   /* exit () from a signal handler that interrupted this thread while it
      held the lock: the interrupted code never resumes.  */
   int locked = !self->holds_lock;
@@ -1217,4 +1240,9 @@ cce_init (void)
 {
   pthread_atfork (cce_fork_prepare, cce_fork_parent, cce_fork_child);
   pthread_once (&cce_key_once, cce_key_create);
+#ifdef __NR_membarrier
+  if (syscall (__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
+               0) == 0)
+    cce_asym_fence = 1;
+#endif
 }
