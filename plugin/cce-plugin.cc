@@ -517,6 +517,9 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree d, uint64_t site,
   *gsi = gsi_for_stmt (call);
 }
 
+/* The functions instrumented, for cce_override_gate.  */
+static hash_set<tree> instrumented_fns;
+
 /* Does site S (call STMT, NULL for a trace site) of an observed node need
    code?  Not if no log site can be reached through it -- except a setjmp:
    the code after it restores the id and depth of its function when
@@ -567,6 +570,7 @@ instrument_function (collector &c, size_t first, size_t last)
     needed = stack_sites = true;
   if (!needed)
     return;
+  instrumented_fns.add (node->decl);
 
   push_cfun (DECL_STRUCT_FUNCTION (node->decl));
 
@@ -1047,6 +1051,13 @@ cce_override_gate (void *gate_status, void *)
     return;
   if (strcmp (current_pass->name, "icf") == 0
       || strcmp (current_pass->name, "tailr") == 0)
+    *(bool *) gate_status = false;
+  /* GCC 12's backward jump threader (pass "thread") can thread the entry
+     edge past the first block of an instrumented function and drop the
+     block's loads of the id and depth, then crash in update_ssa (bash's
+     assign_compound_array_list at -O2).  The other threaders stay.  */
+  if (strcmp (current_pass->name, "thread") == 0 && current_function_decl
+      && instrumented_fns.contains (current_function_decl))
     *(bool *) gate_status = false;
 }
 
