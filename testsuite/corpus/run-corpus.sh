@@ -1,142 +1,436 @@
 #!/bin/sh
 # run-corpus.sh -- build real C programs from Debian source packages twice,
 # plain (-O2 -flto) and instrumented with cce, run each program's own tests
-# (or a documented deterministic workload) on both builds, and compare.
+# (or a documented deterministic workload) on both builds, compare them,
+# and measure what cce costs.
 #
-# Usage: run-corpus.sh [--workdir DIR] [--keep] [PROGRAM...]
+# Usage: run-corpus.sh [OPTION...] [PROGRAM...]
 #
-# PROGRAM is one of: lua5.4 zlib sqlite3 (default: lua5.4 zlib).
+#   --workdir DIR      work directory (default ${TMPDIR:-/tmp}/cce-corpus)
+#   --smoke            the smoke set (lua5.4 xz-utils gawk: setjmp/longjmp,
+#                      callbacks, threads) with --ratio-pairs 1
+#   --ratio-pairs N    run each program's workload N times on each build,
+#                      alternating, for the run-time ratio (default 5, or
+#                      1 with --smoke; 0: no run-time measurement)
+#   --table FILE       write the results table (markdown) to FILE; the
+#                      default is docs/corpus.md of the source tree when
+#                      the full default set runs, no table otherwise
+#   --no-table         write no table
+#   --no-validate      skip the validation of decoded contexts against gdb
+#                      (validate.sh; by default each program is built twice
+#                      more: with -g and -fplugin-arg-cce-trace of a few
+#                      functions listed in validate-recipes.sh, and at -O0
+#                      -g for gdb; DIR/PROG/validated, DIR/PROG/pushes)
+#   --observed-only    build with the plugin's default, which encodes only
+#                      the calls that can reach a log site.  These programs
+#                      log nothing, so their cce build then runs their
+#                      original code.  By default the runner passes
+#                      -fplugin-arg-cce-observe-all: every call encoded, as
+#                      if every function logged (the full cost, and the
+#                      encoding tested on every call of the program).
+#   --list             list the programs and exit
+#
+# PROGRAM is one of: lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc
+# bash.  With no PROGRAM (and no --smoke) the full set runs.
 #
 # Where cce comes from, in this order:
 #   - CCE_PLUGIN, CCE_RTDIR, CCE_INCDIR from the environment (a build tree:
-#     CCE_PLUGIN=B/plugin/.libs/cce.so CCE_RTDIR=B/rt/.libs CCE_INCDIR=SRC/rt);
+#     CCE_PLUGIN=B/plugin/.libs/cce.so CCE_RTDIR=B/rt/.libs CCE_INCDIR=SRC/rt;
+#     `make corpus` does this);
 #   - otherwise `pkg-config --cflags/--libs cce` (an installed cce).
 #
-# The instrumented build is what a user does: the cce flags go into CFLAGS
-# and LDFLAGS (and into CC for libtool projects, because libtool drops
-# -fplugin when it links shared objects), with AR=gcc-ar RANLIB=gcc-ranlib
-# NM=gcc-nm so that static archives keep their LTO objects.
+# The instrumented build is what a user does: `pkg-config --cflags cce`
+# goes into CFLAGS, --cflags and --libs into LDFLAGS (README.md's link
+# line), with AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm so that static
+# archives keep their LTO objects.  Both builds run with LC_ALL=C.  Where
+# a program's build system gets in the way, its recipe below does what a
+# user would have to do, and says why.
 #
-# Exit status: 1 if any instrumented build or test fails where the plain
-# one passed, or if their test results differ; 0 otherwise.
+# What it needs: root, or the source packages already in DIR/src and the
+# packages of each recipe's deps installed.  As root it adds a deb-src entry
+# to apt's sources if there is none, downloads the source packages with
+# `apt-get source`, and installs what the recipes need with apt-get.
 #
-# Work dir layout: DIR/src (downloaded sources), DIR/PROG/{plain,cce}
-# (build trees), DIR/PROG/{plain,cce}.{build,test}.log, DIR/PROG/cce.stats.
+# Exit status: 0 if every program builds and behaves the same with cce;
+# 1 if any instrumented build, test or workload fails or differs where the
+# plain one did not; 77 (skipped) if sources or packages cannot be
+# downloaded (no network, no deb-src), with a one-line reason on stderr;
+# 2 on a usage error.
+#
+# Work dir layout: DIR/src (downloaded sources), DIR/data (workload input),
+# DIR/PROG/{plain,cce} (build trees), DIR/PROG/VARIANT.{build,test}.log,
+# DIR/PROG/VARIANT.test.norm (normalised test output),
+# DIR/PROG/VARIANT.workload.out, DIR/PROG/cce.stats (the main binary's
+# stats line), DIR/PROG/record (the table row's values), and optionally
+# DIR/PROG/pushes and DIR/PROG/validated (filled in by other tools: the
+# first line of pushes goes into the table as is, "N M ..." in validated
+# as "N / M").
 
+LC_ALL=C
+export LC_ALL
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
+self=$here/$(basename "$0")
+srcroot=$(cd "$here/../.." && pwd) || exit 1
+me=run-corpus.sh
+
+all_programs="lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc bash"
+smoke_programs="lua5.4 xz-utils gawk"
 
 workdir=${TMPDIR:-/tmp}/cce-corpus
+internal=
+observe_flag=
 progs=
+smoke=no
+ratio_pairs=
+table=
+table_set=no
+observe=all
+validate=yes
 while test $# -gt 0; do
   case $1 in
     --workdir) workdir=$2; shift 2 ;;
     --workdir=*) workdir=${1#--workdir=}; shift ;;
-    -h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    -*) echo "run-corpus.sh: unknown option $1" >&2; exit 2 ;;
+    --smoke) smoke=yes; shift ;;
+    --ratio-pairs) ratio_pairs=$2; shift 2 ;;
+    --ratio-pairs=*) ratio_pairs=${1#--ratio-pairs=}; shift ;;
+    --table) table=$2; table_set=yes; shift 2 ;;
+    --table=*) table=${1#--table=}; table_set=yes; shift ;;
+    --no-table) table=; table_set=yes; shift ;;
+    --observed-only) observe=observed; shift ;;
+    --no-validate) validate=no; shift ;;
+    --list) echo "$all_programs"; exit 0 ;;
+    # Internal: run-corpus.sh --internal-call VARIANT TREE (see the end).
+    --internal-call) internal=$2 internal_tree=$3; shift 3 ;;
+    -h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -*) echo "$me: unknown option $1" >&2; exit 2 ;;
     *) progs="$progs $1"; shift ;;
   esac
 done
-test -n "$progs" || progs="lua5.4 zlib"
+case $ratio_pairs in
+  '') if test $smoke = yes; then ratio_pairs=1; else ratio_pairs=5; fi ;;
+  *[!0-9]*) echo "$me: --ratio-pairs wants a number" >&2; exit 2 ;;
+esac
+full=no
+if test $smoke = yes; then
+  test -z "$progs" || { echo "$me: --smoke takes no PROGRAM" >&2; exit 2; }
+  progs=$smoke_programs
+elif test -z "$progs"; then
+  progs=$all_programs full=yes
+fi
+test $table_set = yes || { test $full = yes && table=$srcroot/docs/corpus.md; }
+for p in $progs; do
+  case " $all_programs " in
+    *" $p "*) ;;
+    *) echo "$me: no recipe for $p (known: $all_programs)" >&2; exit 2 ;;
+  esac
+done
+# The command that regenerates this run, for the table.
+command="testsuite/corpus/run-corpus.sh"
+test $smoke = yes && command="$command --smoke"
+test $full = yes || test $smoke = yes || command="$command$progs"
 
 # ---------------------------------------------------------------- cce flags
-if test -n "$CCE_PLUGIN"; then
+if test -n "$internal"; then
+  :  # an internal call gets its build variables from the environment
+elif test -n "$CCE_PLUGIN"; then
   : "${CCE_RTDIR:?CCE_RTDIR must be set with CCE_PLUGIN}"
   : "${CCE_INCDIR:?CCE_INCDIR must be set with CCE_PLUGIN}"
   # As pkg-config cce, with the build tree's specs file (rt/Makefile.am).
   : "${CCE_SPECS:=$(dirname "$CCE_RTDIR")/cce-uninstalled.specs}"
+  # The build tree's decoder (validate-recipes.sh).
+  : "${CCE_DECODE:=$(dirname "$(dirname "$CCE_RTDIR")")/decode/cce-decode}"
   CCE_CFLAGS="-I$CCE_INCDIR -flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -specs=$CCE_SPECS"
   CCE_LIBS="-flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -L$CCE_RTDIR -Wl,-rpath,$CCE_RTDIR -lcce"
-  CCE_CCFLAGS="-flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -specs=$CCE_SPECS"
+  cce_from="build tree ($CCE_PLUGIN)"
 else
   CCE_CFLAGS=$(pkg-config --cflags cce) || exit 1
   CCE_LIBS=$(pkg-config --libs cce) || exit 1
-  CCE_CCFLAGS=$(echo "$CCE_CFLAGS" | tr ' ' '\n' | grep -v '^-I' | tr '\n' ' ')
+  cce_from="installed ($(pkg-config --variable=prefix cce 2>/dev/null))"
 fi
-# Extra link options for the instrumented build: the plugin's one-line
-# summary goes to the build log and into PROG/cce.stats.
-CCE_EXTRA_LDFLAGS=${CCE_EXTRA_LDFLAGS--fplugin-arg-cce-stats}
-
-# Where the instrumented build puts `pkg-config --libs cce`: "ldflags" (the
-# default: LDFLAGS, as the README says) or "libs" (LIBS / MYLIBS, after the
-# objects; diagnostic only, for recipes that have such a variable) or
-# "noasneeded" (LDFLAGS, with -lcce inside -Wl,--push-state,--no-as-needed;
-# diagnostic only: shows what lies behind the --as-needed link failure).
-CCE_LIBS_PLACEMENT=${CCE_LIBS_PLACEMENT:-ldflags}
+# The flags of --cflags without -I (validate-recipes.sh uses them).
+CCE_CCFLAGS=$(echo "$CCE_CFLAGS" | tr ' ' '\n' | grep -v '^-I' | tr '\n' ' ')
 
 PLAIN_CFLAGS="-O2 -flto"
 JOBS=$(nproc 2>/dev/null || echo 2)
+# A test or workload that runs longer than this (seconds) has hung.
+TIMEOUT=${CCE_CORPUS_TIMEOUT:-1800}
 
-mkdir -p "$workdir/src" || exit 1
+mkdir -p "$workdir/src" "$workdir/data" || exit 1
 workdir=$(cd "$workdir" && pwd)
+
+# Extra link options for the instrumented build: the plugin's one-line
+# summary goes to the build log, and from there into PROG/cce.stats; and
+# observe-all (see --observed-only), unless the plugin predates it.
+if test -z "$internal" && test $observe = all && test -z "${CCE_EXTRA_LDFLAGS+set}"; then
+  probe=$workdir/.probe
+  mkdir -p "$probe" && echo 'int main (void) { return 0; }' > "$probe/p.c"
+  if gcc -O2 -flto $CCE_CFLAGS "$probe/p.c" -o "$probe/p" $CCE_LIBS \
+       -fplugin-arg-cce-observe-all > "$probe/log" 2>&1; then
+    observe_flag=-fplugin-arg-cce-observe-all
+  elif grep -q 'observe-all' "$probe/log"; then
+    observe=old  # a plugin that encodes every call anyway
+  else
+    echo "$me: the cce flags do not link a trivial program:" >&2
+    sed 's/^/  /' "$probe/log" >&2
+    exit 1
+  fi
+  rm -rf "$probe"
+fi
+CCE_EXTRA_LDFLAGS=${CCE_EXTRA_LDFLAGS-"-fplugin-arg-cce-stats $observe_flag"}
 # Logs of instrumented programs go here, never into the build trees.
 CCE_LOG=$workdir/cce-run.log
 export CCE_LOG
 
-log () { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+# ------------------------------------------------------------ progress
+start=$(date +%s)
+load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+# log MSG: a timestamped progress line, with the seconds since the start.
+log () { printf '[%s +%ss] %s\n' "$(date +%H:%M:%S)" "$(( $(date +%s) - start ))" "$*"; }
 now () { date +%s.%N; }
 elapsed () { echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'; }
+# cpu VAR: set VAR to the user+sys seconds of this shell's finished
+# children (and theirs) so far: the second line of `times`, "0m1.230000s
+# 0m0.400000s".  `times` must run in this shell, not in a $(...) subshell,
+# whose children are not this shell's.
+cpu () {
+  times > "$workdir/.times"
+  cpu_=$(awk 'NR == 2 { t = 0
+      for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2] }
+      printf "%.2f", t }' "$workdir/.times")
+  eval "$1=\$cpu_"
+}
+fsub () { echo "$1 $2" | awk '{ printf "%.2f", $1 - $2 }'; }
+ratio () { echo "$1 $2" | awk '$2 > 0 { printf "%.3f", $1 / $2; exit } { printf "-" }'; }
+median () { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-";
+  else if (NR % 2) printf "%.3f\n", v[(NR + 1) / 2];
+  else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+skip () { echo "$me: SKIP: $*" >&2; exit 77; }
 
 # ------------------------------------------------------------ fetch sources
+have_debsrc () {
+  grep -qs '^Types:.*deb-src' /etc/apt/sources.list.d/*.sources ||
+  grep -qs '^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
+}
+debsrc_checked=no
 ensure_debsrc () {
-  if grep -qs '^Types:.*deb-src' /etc/apt/sources.list.d/*.sources ||
-     grep -qs '^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
-  then return 0; fi
-  if test "$(id -u)" != 0; then
-    echo "run-corpus.sh: no deb-src entry in the apt sources, and not root." >&2
-    echo "  Add one: copy the 'Types: deb' stanzas of /etc/apt/sources.list.d/debian.sources as 'Types: deb-src'." >&2
-    return 1
+  test $debsrc_checked = yes && return 0
+  if ! have_debsrc; then
+    if test "$(id -u)" != 0; then
+      echo "$me: no deb-src entry in the apt sources, and not root." >&2
+      echo "  Add one: copy the 'Types: deb' stanzas of /etc/apt/sources.list.d/debian.sources as 'Types: deb-src'." >&2
+      return 1
+    fi
+    test -f /etc/apt/sources.list.d/debian.sources || return 1
+    log "adding deb-src entry /etc/apt/sources.list.d/cce-corpus-src.sources"
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+      > /etc/apt/sources.list.d/cce-corpus-src.sources || return 1
+    apt_update || return 1
   fi
-  log "adding deb-src entry /etc/apt/sources.list.d/cce-corpus-src.sources"
-  sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
-    > /etc/apt/sources.list.d/cce-corpus-src.sources || return 1
-  apt-get update -q >/dev/null 2>&1
+  debsrc_checked=yes
+}
+apt_updated=no
+apt_update () {
+  test $apt_updated = yes && return 0
+  test "$(id -u)" = 0 || return 1
+  log "apt-get update"
+  apt-get update -q > "$workdir/src/apt-update.log" 2>&1 || return 1
+  apt_updated=yes
 }
 
-# fetch PKG: download the source package into $workdir/src (once).
+# fetch PROG: download PROG's source package into $workdir/src (once) and
+# record its .dsc in $workdir/src/PROG.dsc.  recipe_PROG_pkg lists source
+# package specs to try in order (NAME or NAME=VERSION).
 fetch () {
-  if ls "$workdir/src/$1"_*.dsc >/dev/null 2>&1; then return 0; fi
-  ensure_debsrc || return 1
-  log "$1: apt-get source --download-only $1"
-  (cd "$workdir/src" && apt-get source -q --download-only "$1") \
-    > "$workdir/src/$1.fetch.log" 2>&1 ||
-    { cat "$workdir/src/$1.fetch.log" >&2; return 1; }
+  test -s "$workdir/src/$1.dsc" && test -f "$(cat "$workdir/src/$1.dsc")" && return 0
+  for spec in $("recipe_$(fn "$1")_pkg"); do
+    name=${spec%%=*}
+    case $spec in
+      *=*) ver=${spec#*=}; ver=${ver#*:}; dsc="$workdir/src/${name}_$ver.dsc" ;;
+      *) dsc=$(ls -t "$workdir/src/${name}"_*.dsc 2>/dev/null | head -1) ;;
+    esac
+    if test -n "$dsc" && test -f "$dsc"; then echo "$dsc" > "$workdir/src/$1.dsc"; return 0; fi
+    case $spec in *=*) ;; *) dsc= ;; esac
+    ensure_debsrc || return 1
+    for attempt in 1 2; do
+      log "$1: fetch: apt-get source --download-only $spec"
+      if (cd "$workdir/src" && apt-get source -q --download-only "$spec") \
+           > "$workdir/src/$1.fetch.log" 2>&1; then
+        test -n "$dsc" ||
+          dsc=$(ls -t "$workdir/src/${name}"_*.dsc 2>/dev/null | head -1)
+        test -f "$dsc" || break
+        echo "$dsc" > "$workdir/src/$1.dsc"
+        return 0
+      fi
+      # Stale package lists are a common cause: update once and retry.
+      test $attempt = 1 && test $apt_updated = no && apt_update || break
+    done
+    log "$1: fetch: $spec failed: $(grep -m1 '^E:' "$workdir/src/$1.fetch.log")"
+  done
+  return 1
 }
 
-# unpack_deb PKG DEST: the Debian-patched source tree, as apt-get source gives it.
+# version PROG: the Debian version of PROG's fetched source package.
+version () { sed -n 's/^Version: //p' "$(cat "$workdir/src/$1.dsc")" | head -1; }
+
+# unpack_deb PROG DEST: the Debian-patched source tree, as apt-get source
+# gives it.
 unpack_deb () {
   rm -rf "$2"
-  dpkg-source -q -x "$(ls "$workdir/src/$1"_*.dsc | head -1)" "$2" >/dev/null 2>&1
+  dpkg-source -q -x "$(cat "$workdir/src/$1.dsc")" "$2" > "$2.unpack.log" 2>&1 &&
+    rm -f "$2.unpack.log"
+}
+# unpack_orig PROG DEST: the upstream tarball of PROG's source package (the
+# .orig.tar.* named in the .dsc).
+unpack_orig () {
+  dsc=$(cat "$workdir/src/$1.dsc")
+  orig=$(sed -n 's/^ [0-9a-f]\{32\} [0-9]* \(.*\.orig\.tar\.[a-z0-9]*\)$/\1/p' "$dsc" | head -1)
+  test -n "$orig" || return 1
+  rm -rf "$2" && mkdir -p "$2" &&
+  tar -xf "$(dirname "$dsc")/$orig" -C "$2" --strip-components=1
+}
+
+# ------------------------------------------------------- packages needed
+common_deps="gcc make binutils dpkg-dev tar xz-utils bzip2 coreutils"
+missing_pkgs () {
+  for p in "$@"; do
+    dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null | grep -qx installed ||
+      echo "$p"
+  done
+}
+ensure_deps () {
+  miss=$(missing_pkgs "$@" | tr '\n' ' ')
+  test -z "$miss" && return 0
+  if test "$(id -u)" != 0; then
+    echo "$me: missing packages; run: apt-get install $miss" >&2
+    return 1
+  fi
+  log "deps: apt-get install $miss"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $miss \
+    > "$workdir/src/apt-install.log" 2>&1 && return 0
+  apt_update && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+    --no-install-recommends $miss > "$workdir/src/apt-install.log" 2>&1 && return 0
+  tail -n 5 "$workdir/src/apt-install.log" | sed 's/^/    /' >&2
+  return 1
+}
+
+# ------------------------------------------------------- workload input
+# data MB: a deterministic text of about MB megabytes (words drawn from a
+# generated vocabulary with a skewed distribution, some numbers and
+# punctuation), made once per work dir with awk and a Park-Miller
+# generator (exact in double arithmetic, so mawk and gawk agree).
+data () {
+  dfile=$workdir/data/text-$1M
+  if ! test -s "$dfile"; then
+    awk -v bytes=$(($1 * 1000000)) '
+      function rnd() { seed = (seed * 16807) % 2147483647; return seed / 2147483647 }
+      BEGIN {
+        seed = 42
+        for (i = 0; i < 4000; i++) {
+          n = 2 + int(rnd() * 9); w = ""
+          for (j = 0; j < n; j++)
+            w = w substr("etaoinshrdlucmfwypvbgkqjxz", 1 + int(rnd() * rnd() * 26), 1)
+          voc[i] = w
+        }
+        total = 0; line = ""
+        while (total < bytes) {
+          r = rnd(); w = voc[int(4000 * r * r * r)]
+          if (rnd() < 0.05) w = w ","
+          if (rnd() < 0.02) w = int(rnd() * 100000)
+          line = line (line == "" ? "" : " ") w
+          if (length(line) > 60 + int(rnd() * 20)) {
+            print line; total += length(line) + 1; line = ""
+          }
+        }
+      }' > "$dfile.tmp" && mv "$dfile.tmp" "$dfile"
+  fi
+  echo "$dfile"
+}
+
+# ------------------------------------------------------ output filtering
+# norm_common TREE: the part of a test log that is test results.  Drops
+# what the build system echoes (compiler and libtool command lines, which
+# carry the different flags; automake's silent-rule lines; make's
+# directory and up-to-date lines), compiler diagnostics with their source
+# excerpts, lto-wrapper notes and the plugin's stats lines, and writes the
+# build tree's path as TREE.  Everything else is kept.
+norm_common () {
+  awk -v tree="$1" '
+    function untree(s,   i) {
+      while (tree != "" && (i = index(s, tree)) > 0)
+        s = substr(s, 1, i - 1) "TREE" substr(s, i + length(tree))
+      return s
+    }
+    { line = untree($0) }
+    indiag && (line ~ /^ *[0-9]* \| / || line ~ /^ +\| /) { next }
+    { indiag = 0 }
+    line ~ /^[^ ]+:[0-9]+:[0-9]+: (warning|note): / { indiag = 1; next }
+    line ~ /^[^ ]+: (In function|In member function|At top level|In instantiation)/ { next }
+    line ~ /^In file included from [^ ]+:[0-9]+/ { next }
+    line ~ /^ +from [^ ]+:[0-9]+[,:]$/ { next }
+    line ~ /^make(\[[0-9]+\])?: (Entering|Leaving) directory / { next }
+    line ~ /^make(\[[0-9]+\])?: Nothing to be done for / { next }
+    line ~ /^make(\[[0-9]+\])?: .* is up to date\.$/ { next }
+    line ~ /^Making [a-z-]+ in / { next }
+    line ~ /^(\/usr\/bin\/)?make +[^ :]/ { next }
+    line ~ /^mv -f \.deps\/[^ ]+\.Tpo \.deps\/[^ ]+\.Po$/ { next }
+    line ~ /-flto|-fplugin|-specs=/ { next }
+    line ~ /^lto-wrapper: / { next }
+    line ~ /^cce: [0-9]+ functions, / { next }
+    line ~ /^libtool: (compile|link|install|relink|warning): / { next }
+    line ~ /^  (CC|CCLD|AR|GEN|YACC|LEX|RANLIB|CPP|CXX|CXXLD|LINK) +[^ ]/ { next }
+    { print line }'
 }
 
 # --------------------------------------------------------------- recipes
-# Each program has recipe_PROG_build VARIANT DIR and recipe_PROG_test VARIANT
-# DIR, and recipe_PROG_prepare DIR (fresh source tree), recipe_PROG_bin DIR
-# (the main binary, for `size`).  Build variables available: CC_V CFLAGS_V
-# LDFLAGS_V LIBS_V (the variant's compiler, compile, link flags, libraries).  A test writes
-# its raw output to stdout; recipe_PROG_summary reads it and prints
-# "PASSED TOTAL"; recipe_PROG_normalize strips run-dependent noise (times).
+# Each program PROG (fn: dots and dashes as underscores) has:
+#   recipe_PROG_pkg        source package specs to try, in order
+#   recipe_PROG_deps       Debian packages the build and tests need
+#   recipe_PROG_prepare D  a fresh source tree in D
+#   recipe_PROG_build V D  build variant V (plain or cce) in D
+#   recipe_PROG_bin D      the main binary (size, dictionary, stats)
+#   recipe_PROG_test V D   run the tests; raw output on stdout
+#   recipe_PROG_summary L  "PASSED TOTAL" from test log L
+#   recipe_PROG_normalize  stdin to stdout: strips run-dependent noise
+#                          (times, temporary names) after norm_common
+#   recipe_PROG_workload   the run-time workload, run in the build tree;
+#                          its stdout is compared between the builds
+#   recipe_PROG_about      one line on the workload, for the table
+#   recipe_PROG_setup      optional: prepares the machine, once per run
+# Build variables: CC_V CFLAGS_V LDFLAGS_V (the variant's compiler,
+# compile and link flags).  $JOBS is the make parallelism.  Test and
+# workload functions run in a child process (under timeout).
 
-# --- lua5.4: upstream tarball + its own Makefile (Debian's patches switch to
-# libtool).  No test suite in the package: testsuite/corpus/lua-workload.lua.
-recipe_lua5_4_prepare () {
-  rm -rf "$1" && mkdir -p "$1" &&
-  tar -xzf "$(ls "$workdir"/src/lua5.4_*.orig.tar.gz | head -1)" -C "$1" --strip-components=1
-}
+fn () { echo "$1" | tr '.-' '__'; }
+
+# --- lua5.4: the upstream tarball with its own Makefile (Debian's patches
+# switch the build to libtool).  No test suite in the package:
+# testsuite/corpus/lua-workload.lua checks what makes Lua hard for cce
+# (setjmp/longjmp errors, coroutines, parser recursion, C->Lua->C
+# callbacks).  Workload: that script 8 times.
+recipe_lua5_4_pkg () { echo lua5.4; }
+recipe_lua5_4_deps () { :; }
+recipe_lua5_4_prepare () { unpack_orig lua5.4 "$1"; }
 recipe_lua5_4_build () {
-  make -C "$2" linux CC="$CC_V -std=gnu99" MYCFLAGS="$CFLAGS_V" MYLDFLAGS="$LDFLAGS_V" MYLIBS="$LIBS_V" \
+  make -C "$2" linux CC="$CC_V -std=gnu99" MYCFLAGS="$CFLAGS_V" MYLDFLAGS="$LDFLAGS_V" \
     AR="gcc-ar rcu" RANLIB=gcc-ranlib -j"$JOBS"
 }
 recipe_lua5_4_bin () { echo "$1/src/lua"; }
-recipe_lua5_4_test () {
-  (cd "$2" && ./src/lua "$here/lua-workload.lua")
-}
+recipe_lua5_4_test () { (cd "$2" && ./src/lua "$here/lua-workload.lua"); }
 recipe_lua5_4_summary () {
-  p=$(grep -c '^PASS ' "$1"); f=$(grep -c '^FAIL ' "$1")
-  echo "$p $((p + f))"
+  awk '/^PASS / { p++ } /^(PASS|FAIL) / { t++ } END { printf "%d %d\n", p, t }' "$1"
 }
 recipe_lua5_4_normalize () { cat; }
+recipe_lua5_4_about () { echo '`lua-workload.lua` (setjmp/longjmp errors, coroutines, parser recursion, callbacks) 8 times.'; }
+recipe_lua5_4_workload () {
+  i=0
+  while test $i -lt 8; do ./src/lua "$here/lua-workload.lua" || return 1; i=$((i + 1)); done
+}
 
-# --- zlib: its own configure (static and shared) and `make test`.
+# --- zlib: its own configure (static and shared library) and `make test`.
+# Workload: minigzip -9 and back on 16 MB of text.
+recipe_zlib_pkg () { echo zlib; }
+recipe_zlib_deps () { :; }
 recipe_zlib_prepare () { unpack_deb zlib "$1"; }
 recipe_zlib_build () {
   (cd "$2" && CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
@@ -146,16 +440,24 @@ recipe_zlib_build () {
 recipe_zlib_bin () { echo "$1/minigzip"; }
 recipe_zlib_test () { make -C "$2" test AR=gcc-ar RANLIB=gcc-ranlib; }
 recipe_zlib_summary () {
-  p=$(grep -c 'test OK' "$1"); f=$(grep -ci 'test FAILED' "$1")
-  echo "$p $((p + f))"
+  awk '/test OK/ { p++ } /test OK|test FAILED/ { t++ } END { printf "%d %d\n", p, t }' "$1"
 }
-recipe_zlib_normalize () { grep -v '^make'; }
+recipe_zlib_normalize () { cat; }
+recipe_zlib_about () { echo '`minigzip -9` and `minigzip -d` on 16 MB of generated text.'; }
+recipe_zlib_workload () {
+  ./minigzip -9 < "$(data 16)" | ./minigzip -d | cksum
+}
 
-# --- sqlite3: autoconf + libtool, static only, `make fuzztest`.
+# --- sqlite3: autoconf + libtool, static library only, `make fuzztest`
+# (fuzzcheck over the fuzz databases, and sessionfuzz).  fuzztest links its
+# test programs itself with the configured flags, so they are instrumented
+# too.  Workload: testsuite/corpus/sqlite-workload.sql.
+recipe_sqlite3_pkg () { echo sqlite3; }
+recipe_sqlite3_deps () { echo tcl zlib1g-dev; }
 recipe_sqlite3_prepare () { unpack_deb sqlite3 "$1"; }
 recipe_sqlite3_build () {
   (cd "$2" && ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
-     LIBS="$LIBS_V" AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --disable-shared --disable-tcl \
+     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --disable-shared --disable-tcl \
      --disable-readline &&
    make -j"$JOBS" sqlite3)
 }
@@ -165,113 +467,656 @@ recipe_sqlite3_summary () {
   # "fuzzcheck: 0 errors out of 12345 tests in 1.23s. SQLite ..."
   awk '/errors out of [0-9]+ tests/ { for (i = 1; i <= NF; i++) {
          if ($i == "errors") e += $(i-1); if ($i == "tests") t += $(i-1) } }
+       / cases, [0-9]+ crashes/ { for (i = 1; i <= NF; i++) {
+         if ($i == "cases,") t += $(i-1); if ($i == "crashes") e += $(i-1) } }
        END { printf "%d %d\n", t - e, t }' "$1"
 }
 recipe_sqlite3_normalize () {
-  sed -e 's/ in [0-9.]*s\././' -e 's/SQLite [0-9].*/SQLite/' | grep -v '^make'
+  sed -e 's/ in [0-9.]* seconds$//' -e 's/ in [0-9.]*s\././'
 }
+recipe_sqlite3_about () { echo '`sqlite3 :memory: < sqlite-workload.sql`: 400,000 inserts, two index builds, aggregates, window functions, a self-join, JSON, recursive CTEs.'; }
+recipe_sqlite3_workload () { ./sqlite3 :memory: < "$here/sqlite-workload.sql"; }
+
+# --- gawk: autoconf, `make check` (the interpreter, the extensions and
+# the locale tests).  Debian's tree lacks the Texinfo source of the manual
+# (not DFSG-free); debian/rules touches the doc files so that make does
+# not try to rebuild the manual, and so does this recipe.  The extensions
+# are shared objects linked by libtool, which drops -fplugin: they come
+# out uninstrumented, which is what README.md asks for (instrument only
+# the executable).  The charset tests need the locales en_US.UTF-8,
+# fr_FR.UTF-8, ru_RU.UTF-8, ja_JP.UTF-8 and el_GR.iso88597; as root the
+# runner generates them (localedef) if they are missing.  Workload:
+# testsuite/corpus/gawk-workload.awk on 16 MB of text.
+recipe_gawk_pkg () { echo gawk; }
+recipe_gawk_deps () { echo locales; }
+recipe_gawk_prepare () {
+  unpack_deb gawk "$1" &&
+  (cd "$1" && touch --date="Jan 01 2000" doc/gawktexi.in doc/sidebar.awk \
+     doc/gawk.texi doc/gawk.info doc/gawkinet.texi doc/gawkinet.info \
+     doc/gawkworkflow.texi doc/gawkworkflow.info doc/pm-gawk.texi doc/pm-gawk.info)
+}
+recipe_gawk_build () {
+  (cd "$2" && ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
+     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --disable-nls &&
+   make -j"$JOBS")
+}
+recipe_gawk_bin () { echo "$1/gawk"; }
+recipe_gawk_setup () {
+  need=
+  for l in en_US:UTF-8:en_US.utf8 fr_FR:UTF-8:fr_FR.utf8 ru_RU:UTF-8:ru_RU.utf8 \
+           ja_JP:UTF-8:ja_JP.utf8 el_GR:ISO-8859-7:el_GR.iso88597; do
+    locale -a 2>/dev/null | grep -qix "${l##*:}" || need="$need $l"
+  done
+  test -z "$need" && return 0
+  if test "$(id -u)" != 0; then
+    log "gawk: locales missing ($need); the charset tests will be skipped in both builds"
+    return 0
+  fi
+  for l in $need; do
+    loc=${l%%:*} cs=${l#*:}; cs=${cs%%:*}
+    log "gawk: setup: localedef -i $loc -f $cs ${l##*:}"
+    localedef -i "$loc" -f "$cs" "${l##*:}" || return 1
+  done
+}
+recipe_gawk_test () { make -C "$2" check; }
+recipe_gawk_summary () {
+  # Each test prints its name on a line of its own; failures end in
+  # "N TESTS FAILED".
+  awk '/^Making check in test$/ { on = 1 } !on { next }
+       /^[A-Za-z][A-Za-z0-9_+-]*$/ { t++ }
+       /^[0-9]+ TESTS? FAILED/ { f += $1 }
+       END { printf "%d %d\n", t - f, t }' "$1"
+}
+recipe_gawk_normalize () {
+  # The diffs of failing tests carry the time stamps of the files.
+  sed -e 's/^\(---\|+++\) \([^ 	]*\)[ 	].*/\1 \2/'
+}
+recipe_gawk_about () { echo '`gawk -f gawk-workload.awk` on 16 MB of generated text: word counts, regular expressions, recursion, `asorti` with a user-defined comparison.'; }
+recipe_gawk_workload () { ./gawk -f "$here/gawk-workload.awk" "$(data 16)"; }
+
+# --- jq 1.6: Debian's tree (a GitHub tarball: autoreconf first), linked
+# statically (--disable-shared: the library code in the jq binary) against
+# Debian's libonig (external code that calls back into jq).  Tests:
+# `make check NO_VALGRIND=1`, plus the per-test logs that hold the counts.
+# Debian 12's newest jq security update was not downloadable from every
+# mirror; the pinned version is the fallback.  Workload: a jq program over
+# 400,000 generated objects (group_by, sort_by, regex tests, recursion).
+recipe_jq_pkg () { echo jq jq=1.6-2.1+deb12u2; }
+recipe_jq_deps () { echo libonig-dev bison flex autoconf automake libtool; }
+recipe_jq_prepare () { unpack_deb jq "$1"; }
+recipe_jq_build () {
+  (cd "$2" && autoreconf -fi &&
+   ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
+     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --disable-shared --disable-docs &&
+   make -j"$JOBS")
+}
+recipe_jq_bin () { echo "$1/jq"; }
+recipe_jq_test () {
+  make -C "$2" check NO_VALGRIND=1; rc=$?
+  for t in jqtest mantest onigtest; do
+    echo "=== tests/$t.log"; grep -v '^# ' "$2/tests/$t.log"
+  done
+  return $rc
+}
+recipe_jq_summary () {
+  # "340 of 340 tests passed (0 malformed)" per jq test file; shtest counts
+  # as one test.
+  awk '/^[0-9]+ of [0-9]+ tests passed/ { p += $1; t += $3 }
+       /^(PASS|FAIL|ERROR): tests\/shtest$/ { t++; if ($1 == "PASS:") p++ }
+       END { printf "%d %d\n", p, t }' "$1"
+}
+recipe_jq_normalize () { sed -e 's|/tmp/jq[A-Za-z0-9]*|/tmp/jqTMP|g'; }
+recipe_jq_about () { echo 'a jq program over 400,000 generated objects: group_by, sort_by, regex tests, a 3,000-deep recursion, tojson/fromjson.'; }
+recipe_jq_workload () {
+  ./jq -n -c '
+    def depth: if . == 0 then 0 else (. - 1 | depth) + 1 end;
+    [range(0; 400000) | {a: ., b: (. % 97), s: tostring}]
+    | group_by(.b)
+    | map({b: .[0].b, n: length, t: (map(.a) | add),
+           d: (map(.s | select(test("^1[0-9]*7$"))) | length)})
+    | sort_by(-.d, .b)
+    | (length, (map(.t) | add), .[0], .[-1], (3000 | depth),
+       (tojson | fromjson | length))'
+}
+
+# --- bzip2: the upstream tarball with its own Makefile.  Debian's
+# Makefile links bzip2 against the shared libbz2; upstream's links the
+# static libbz2.a, so the compressor itself is in the instrumented binary.
+# Tests: `make test` (three compressions and decompressions, each checked
+# with cmp).  Workload: bzip2 -9 and back on 16 MB of text.
+recipe_bzip2_pkg () { echo bzip2; }
+recipe_bzip2_deps () { :; }
+recipe_bzip2_prepare () { unpack_orig bzip2 "$1"; }
+recipe_bzip2_build () {
+  make -C "$2" -j"$JOBS" libbz2.a bzip2 bzip2recover CC="$CC_V" \
+    CFLAGS="-Wall -Winline -D_FILE_OFFSET_BITS=64 $CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
+    AR=gcc-ar RANLIB=gcc-ranlib
+}
+recipe_bzip2_bin () { echo "$1/bzip2"; }
+recipe_bzip2_test () {
+  make -C "$2" test CC="$CC_V" CFLAGS="-Wall -Winline -D_FILE_OFFSET_BITS=64 $CFLAGS_V" \
+    LDFLAGS="$LDFLAGS_V" AR=gcc-ar RANLIB=gcc-ranlib
+}
+recipe_bzip2_summary () {
+  awk '/^cmp / { t++ } /differ|EOF on/ { f++ } END { printf "%d %d\n", t - f, t }' "$1"
+}
+recipe_bzip2_normalize () { cat; }
+recipe_bzip2_about () { echo '`bzip2 -9` and `bzip2 -d` on 16 MB of generated text.'; }
+recipe_bzip2_workload () { ./bzip2 -9 -c < "$(data 16)" | ./bzip2 -dc | cksum; }
+
+# --- xz-utils: autoconf + libtool; --disable-shared so that xz links
+# liblzma statically (the codecs are in the instrumented binary).  Tests:
+# `make check`, then a multi-threaded round trip (xz -T2 with 1 MiB blocks,
+# so two threads really compress and decompress) whose compressed stream's
+# checksum is compared too.  Workload: that round trip on 8 MB of text.
+recipe_xz_utils_pkg () { echo xz-utils; }
+recipe_xz_utils_deps () { :; }
+recipe_xz_utils_prepare () { unpack_deb xz-utils "$1"; }
+recipe_xz_utils_build () {
+  (cd "$2" && ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
+     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --disable-shared --disable-nls --disable-doc &&
+   make -j"$JOBS")
+}
+recipe_xz_utils_bin () { echo "$1/src/xz/xz"; }
+recipe_xz_utils_test () {
+  make -C "$2" check; rc=$?
+  d=$(data 8)
+  echo "threads: xz -T2 --block-size=1MiB -6"
+  "$2/src/xz/xz" -T2 --block-size=1MiB -6 -c < "$d" > "$2/threads.xz" &&
+    cksum < "$2/threads.xz" &&
+    "$2/src/xz/xz" -T2 -dc < "$2/threads.xz" | cmp - "$d" &&
+    echo "PASS: threads round trip" || { echo "FAIL: threads round trip"; rc=1; }
+  return $rc
+}
+recipe_xz_utils_summary () {
+  awk '/^# TOTAL: / { t += $3 } /^# (PASS|XFAIL): / { p += $3 }
+       /^PASS: threads/ { p++; t++ } /^FAIL: threads/ { t++ }
+       END { printf "%d %d\n", p, t }' "$1"
+}
+recipe_xz_utils_normalize () { cat; }
+recipe_xz_utils_about () { echo '`xz -T2 --block-size=1MiB -6` and `xz -T2 -d` on 8 MB of generated text (two threads each way).'; }
+recipe_xz_utils_workload () {
+  ./src/xz/xz -T2 --block-size=1MiB -6 -c < "$(data 8)" | ./src/xz/xz -T2 -dc | cksum
+}
+
+# --- zstd (source package libzstd): its own Makefiles.  CFLAGS and
+# LDFLAGS go in the environment, not on make's command line, where they
+# would override the Makefiles' own additions (-pthread among them).
+# Tests: tests/playTests.sh without the large-data tests (upstream's
+# `make check`), run directly on the binary that was built: the
+# test-zstd target would rebuild zstd with other flags first.  Workload:
+# zstd -T2 -12 with 1 MiB jobs and back on 16 MB of text.
+recipe_zstd_pkg () { echo libzstd; }
+recipe_zstd_deps () { echo zlib1g-dev liblzma-dev; }
+recipe_zstd_prepare () { unpack_deb zstd "$1"; }
+recipe_zstd_build () {
+  CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" make -C "$2/programs" -j"$JOBS" zstd \
+    CC="$CC_V" AR=gcc-ar RANLIB=gcc-ranlib
+}
+recipe_zstd_bin () { echo "$1/programs/zstd"; }
+recipe_zstd_test () {
+  (cd "$2/tests" &&
+   CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" make datagen CC="$CC_V" AR=gcc-ar RANLIB=gcc-ranlib &&
+   EXE_PREFIX='' ZSTD_BIN=../programs/zstd DATAGEN_BIN=./datagen ./playTests.sh)
+}
+recipe_zstd_summary () {
+  # playTests.sh stops at the first failure: count the tests it reached.
+  awk '/^test ?: |^===> / { t++ } /^run-corpus.sh: test exit status 0$/ { ok = 1 }
+       END { printf "%d %d\n", t - (ok ? 0 : 1), t }' "$1"
+}
+recipe_zstd_normalize () {
+  # Everything else the script prints is progress displays, speeds, time
+  # stamps and stderr interleaved with stdout at random: keep the names of
+  # the tests it ran (it stops at the first failure) and its exit status.
+  grep -E '^(test ?: |===> |roundTripTest: |fileRoundTripTest: |run-corpus.sh: )'
+}
+recipe_zstd_about () { echo '`zstd -T2 -B1M -12` and `zstd -d` on 16 MB of generated text (two compression threads).'; }
+recipe_zstd_workload () {
+  ./programs/zstd -q -T2 -B1M -12 -c < "$(data 16)" | ./programs/zstd -q -dc | cksum
+}
+
+# --- tcc: its own configure and `make test`.  Two things a user would
+# have to do under LTO, in both builds:
+#  - link libm with --no-as-needed: `tcc -run` resolves the math functions
+#    of the programs it runs in its own process, and with LTO tcc itself
+#    no longer references libm, so --as-needed would drop it;
+#  - keep -flto, -fplugin and -specs out of what tests/Makefile compiles
+#    with gcc: some of those objects are linked by tcc, which cannot read
+#    GCC's LTO bytecode (its filter already strips -W, -g and -O flags).
+# Workload: tcc compiling its own source (tcc.c, all of tcc) 60 times.
+recipe_tcc_pkg () { echo tcc; }
+recipe_tcc_deps () { echo perl; }
+recipe_tcc_prepare () {
+  unpack_deb tcc "$1" &&
+  sed -i 's/^CFLAGS := $(filter-out -W% -g% -O%,$(CFLAGS)) -I$(TOPSRC) $(LDFLAGS)$/CFLAGS := $(filter-out -W% -g% -O% -flto% -fplugin% -specs=% -fno-ipa-icf,$(CFLAGS) $(LDFLAGS)) -I$(TOPSRC)/' \
+    "$1/tests/Makefile" &&
+  grep -q 'filter-out -W% -g% -O% -flto%' "$1/tests/Makefile"
+}
+recipe_tcc_build () {
+  (cd "$2" && ./configure --cc="$CC_V" --extra-cflags="$CFLAGS_V" \
+     --extra-ldflags="$LDFLAGS_V -Wl,--push-state,--no-as-needed -lm -Wl,--pop-state" \
+     --ar=gcc-ar --triplet=x86_64-linux-gnu &&
+   make -j"$JOBS")
+}
+recipe_tcc_bin () { echo "$1/tcc"; }
+recipe_tcc_test () { make -C "$2" test; }
+recipe_tcc_summary () {
+  # make stops at the first failing test: count the tests it reached.
+  awk '/^------------ .* ------------$/ || /^Test: / { t++ }
+       /^run-corpus.sh: test exit status [1-9]/ { f = 1 }
+       END { printf "%d %d\n", t - f, t }' "$1"
+}
+recipe_tcc_normalize () {
+  # libtest_mt prints thread results in completion order, and times.
+  awk '/^ *\([0-9]+ ms\)$/ { print " (TIME)"; next }
+       /^( +[0-9]+)+ *$/ { n = split($0, v, " "); for (i = 1; i <= n; i++) w[i] = v[i] + 0
+         for (i = 2; i <= n; i++) { x = w[i]; for (j = i - 1; j >= 1 && w[j] > x; j--) w[j+1] = w[j]; w[j+1] = x }
+         s = ""; for (i = 1; i <= n; i++) s = s " " w[i]; print s; next }
+       { print }'
+}
+recipe_tcc_about () { echo 'tcc compiling its own source (`tcc.c`, all of tcc in one unit) 60 times.'; }
+recipe_tcc_workload () {
+  i=0
+  while test $i -lt 60; do
+    ./tcc -B. -I. -Iinclude -c tcc.c -o "$PWD/self.o" || return 1
+    i=$((i + 1))
+  done
+  cksum < self.o
+}
+
+# --- bash: autoconf, `make tests` (as nobody when run as root: some tests
+# fail as root).  The tests print nothing but their names unless something
+# differs; a test "passes" here when it printed nothing else but warnings.
+# Workload: testsuite/corpus/bash-workload.sh.
+recipe_bash_pkg () { echo bash; }
+recipe_bash_deps () { :; }
+recipe_bash_prepare () { unpack_deb bash "$1"; }
+recipe_bash_build () {
+  (cd "$2" && ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
+     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --without-bash-malloc --disable-nls &&
+   make -j"$JOBS")
+}
+recipe_bash_bin () { echo "$1/bash"; }
+recipe_bash_test () {
+  if test "$(id -u)" = 0; then
+    chown -R nobody "$2" &&
+    su nobody -s /bin/sh -c "cd '$2' && make tests"
+  else
+    make -C "$2" tests
+  fi
+}
+recipe_bash_summary () {
+  awk '/^run-/ { t++; if (cur != "" && !bad) p++; cur = $1; bad = 0; next }
+       cur != "" && !/^warning: / && !/^[ \t]*$/ { bad = 1 }
+       END { if (cur != "" && !bad) p++; printf "%d %d\n", p, t }' "$1"
+}
+recipe_bash_normalize () {
+  # Temporary names and process group numbers carry process ids.
+  sed -e 's/bashtst-[0-9]*/bashtst-N/g' \
+      -e 's/terminal process group ([0-9]*)/terminal process group (PID)/'
+}
+recipe_bash_about () { echo '`bash-workload.sh`: arithmetic loops, associative arrays, expansions, recursive functions in subshells, a trap, a pipeline.'; }
+recipe_bash_workload () { ./bash "$here/bash-workload.sh"; }
 
 # -------------------------------------------------------------- driver
 status=0
-results=$workdir/results.txt
-: > "$results"
+skipped=
 
-# "text" of size(1) (Berkeley): all read-only sections, cce's dictionary
-# included; dot_text: the .text section alone.
+# size_text: "text" of size(1) (Berkeley): all read-only sections, cce's
+# dictionary included; dot_text: the .text section alone; dict_size: the
+# cce_dict section.
 size_text () { size "$1" 2>/dev/null | awk 'NR == 2 { print $1 }'; }
 dot_text () { size -A "$1" 2>/dev/null | awk '$1 == ".text" { print $2 }'; }
+dict_size () { size -A "$1" 2>/dev/null | awk '$1 == "cce_dict" { print $2 }'; }
+
+# main_stats BIN BUILDLOG: the plugin's stats line printed by the link of
+# BIN.  A build may link several programs, in parallel, so the line is
+# picked by its function and site counts, which must equal the numbers of
+# node and call-site entries of BIN's dictionary (section cce_dict).
+main_stats () {
+  counts=$(objcopy -O binary --only-section=cce_dict "$1" /dev/stdout 2>/dev/null |
+           awk '/^n / { n++ } /^c / { c++ } END { printf "%d %d", n, c }')
+  awk -v counts="$counts" '/^cce: [0-9]+ functions, [0-9]+ sites:/ {
+      if ($2 " " $4 == counts) { line = $0 } }
+    END { if (line != "") print line }' "$2"
+}
+
+# stat_field LINE WORD: the number before WORD (e.g. "back" -> back edges).
+# (numCC: the number after it).
+stat_field () {
+  echo "$1" | awk -v w="$2" '{ gsub(/[(),:;]/, " "); n = split($0, f, " ")
+    for (i = 2; i <= n; i++) if (f[i] == w) { print (w == "numCC" ? f[i+1] : f[i-1]); exit } }'
+}
+
+# count_c_lines DIR: non-blank lines of the *.c and *.h files under DIR.
+count_c_lines () {
+  find "$1" -type f \( -name '*.c' -o -name '*.h' \) -exec cat {} + 2>/dev/null |
+    grep -c '[^[:space:]]'
+}
+
+# put KEY VALUE: one value of the program's record (sourced by the table).
+put () { printf "%s='%s'\n" "$1" "$(echo "$2" | sed "s/'/'\\\\''/g")" >> "$record"; }
+
+# workload VARIANT OUT: run the program's workload once on VARIANT's build,
+# output to OUT; sets w_VARIANT (user+sys CPU seconds) and wrc_VARIANT.
+workload () {
+  cpu c0
+  CCE_CORPUS_RECIPE="recipe_${f}_workload" timeout "$TIMEOUT" sh "$self" \
+    --workdir "$workdir" --internal-call "$1" "$pdir/$1" > "$2" 2> "$pdir/$1.workload.err"
+  wrc=$?
+  cpu c1
+  eval "w_$1=$(fsub "$c1" "$c0") wrc_$1=$wrc"
+}
 
 run_program () {
-  prog=$1
-  fn=$(echo "$prog" | tr '.-' '__')
-  if ! type "recipe_${fn}_build" >/dev/null 2>&1; then
-    log "$prog: no recipe (known: lua5.4 zlib sqlite3)"; status=1; return
-  fi
+  prog=$1 f=$(fn "$1")
   pdir=$workdir/$prog
-  mkdir -p "$pdir"
-  fetch "$prog" || { log "$prog: fetch FAILED"; status=1; return; }
+  record=$pdir/record
+  mkdir -p "$pdir" && : > "$record"
+  rm -f "$pdir/cce.stats" "$pdir/ratios" "$pdir"/*.test.norm "$pdir"/*.workload.out
+  put r_prog "$prog"
+  put r_version "$(version "$prog")"
+  t_prog=$(now)
+  if type "recipe_${f}_setup" >/dev/null 2>&1; then
+    "recipe_${f}_setup" || log "$prog: setup FAILED"
+  fi
 
   for v in plain cce; do
-    eval "build_$v=FAIL tests_$v=- secs_$v=- text_$v= dtext_$v="
+    eval "build_$v=FAIL tests_$v=- trc_$v=- secs_$v=- cpu_$v= text_$v= dtext_$v="
     if test $v = plain; then
-      CC_V=gcc CFLAGS_V=$PLAIN_CFLAGS LDFLAGS_V=$PLAIN_CFLAGS LIBS_V=
+      CC_V=gcc CFLAGS_V=$PLAIN_CFLAGS LDFLAGS_V=$PLAIN_CFLAGS
     else
-      CC_V="gcc $CCE_CCFLAGS"
-      CFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS"
-      LDFLAGS_V="$PLAIN_CFLAGS $CCE_LIBS $CCE_EXTRA_LDFLAGS" LIBS_V=
-      if test "$CCE_LIBS_PLACEMENT" = noasneeded; then
-        LDFLAGS_V="$PLAIN_CFLAGS $(echo "$CCE_LIBS" | sed 's/-lcce/-Wl,--push-state,--no-as-needed -lcce -Wl,--pop-state/') $CCE_EXTRA_LDFLAGS"
-      elif test "$CCE_LIBS_PLACEMENT" = libs; then
-        LDFLAGS_V="$PLAIN_CFLAGS $CCE_CCFLAGS $CCE_EXTRA_LDFLAGS" LIBS_V=$CCE_LIBS
-      fi
+      # README.md: compile and link with the flags of `pkg-config cce`,
+      # --cflags and --libs both on the link.  The -specs of --cflags is
+      # what keeps libcce in links that put LDFLAGS before the objects
+      # (lua's, tcc's); --libs alone does not.
+      CC_V=gcc CFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS"
+      LDFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS $CCE_LIBS $CCE_EXTRA_LDFLAGS"
     fi
     tree=$pdir/$v
-    log "$prog/$v: unpacking"
-    "recipe_${fn}_prepare" "$tree" || { log "$prog/$v: unpack FAILED"; continue; }
-    log "$prog/$v: building (log: $pdir/$v.build.log)"
+    log "$prog/$v: unpack"
+    if ! "recipe_${f}_prepare" "$tree"; then
+      log "$prog/$v: unpack FAILED"; continue
+    fi
+    test $v = plain && put r_lines "$(count_c_lines "$tree")"
+    log "$prog/$v: build (log: $pdir/$v.build.log)"
     rm -f "$CCE_LOG"*
-    t0=$(now)
-    if "recipe_${fn}_build" $v "$tree" > "$pdir/$v.build.log" 2>&1; then
-      t1=$(now)
-      eval "build_$v=ok secs_$v=$(elapsed "$t0" "$t1")"
-      bin=$("recipe_${fn}_bin" "$tree")
+    t0=$(now); cpu c0
+    if "recipe_${f}_build" $v "$tree" > "$pdir/$v.build.log" 2>&1; then
+      t1=$(now); cpu c1
+      eval "build_$v=ok secs_$v=$(elapsed "$t0" "$t1") cpu_$v=$(fsub "$c1" "$c0")"
+      bin=$("recipe_${f}_bin" "$tree")
       eval "text_$v=$(size_text "$bin") dtext_$v=$(dot_text "$bin")"
-      log "$prog/$v: built in $(eval echo \$secs_$v) s"
+      log "$prog/$v: built in $(eval echo \$secs_$v) s ($(eval echo \$cpu_$v) s CPU)"
     else
-      log "$prog/$v: build FAILED; last lines of $pdir/$v.build.log:"
-      tail -n 15 "$pdir/$v.build.log" | sed 's/^/    /'
+      t1=$(now)
+      log "$prog/$v: build FAILED after $(elapsed "$t0" "$t1") s; first errors and last lines of $pdir/$v.build.log:"
+      { grep -E -m 6 -B 2 'error:|internal compiler error|Error [0-9]' "$pdir/$v.build.log"
+        echo ...; tail -n 6 "$pdir/$v.build.log"; } |
+        grep -v '^ *[0-9]* | \|^ *| ' | sed 's/^/    /'
       continue
     fi
     if test $v = cce; then
-      grep -h '^cce: [0-9]* functions' "$pdir/$v.build.log" > "$pdir/cce.stats"
-      test -s "$pdir/cce.stats" && log "$prog/cce: stats: $(cat "$pdir/cce.stats")"
+      main_stats "$bin" "$pdir/$v.build.log" > "$pdir/cce.stats"
+      if test -s "$pdir/cce.stats"; then
+        log "$prog/cce: $(basename "$bin"): $(cat "$pdir/cce.stats")"
+      else
+        log "$prog/cce: WARNING no stats line matches $(basename "$bin")'s dictionary ($(dict_size "$bin" || echo no) bytes)"
+      fi
+      put r_dict "$(dict_size "$bin")"
       # The runtime must stay silent at build time: no stray logs.
       stray=$(find "$tree" -name 'cce-*.log' | head -3)
       test -n "$stray" && log "$prog/cce: WARNING stray log files in the build tree: $stray"
     fi
-    log "$prog/$v: testing (log: $pdir/$v.test.log)"
-    "recipe_${fn}_test" $v "$tree" > "$pdir/$v.test.log" 2>&1
+    log "$prog/$v: test (log: $pdir/$v.test.log)"
+    t0=$(now)
+    # timeout(1) cannot run a shell function: run it in a child shell that
+    # is this script, with the recipe's name.
+    CCE_CORPUS_RECIPE="recipe_${f}_test" CC_V="$CC_V" CFLAGS_V="$CFLAGS_V" \
+      LDFLAGS_V="$LDFLAGS_V" timeout "$TIMEOUT" sh "$self" --workdir "$workdir" \
+      --internal-call "$v" "$tree" > "$pdir/$v.test.log" 2>&1
     rc=$?
-    set -- $("recipe_${fn}_summary" "$pdir/$v.test.log")
+    t1=$(now)
+    test $rc = 124 && echo "run-corpus.sh: TIMEOUT after $TIMEOUT s" >> "$pdir/$v.test.log"
+    echo "run-corpus.sh: test exit status $rc" >> "$pdir/$v.test.log"
+    set -- $("recipe_${f}_summary" "$pdir/$v.test.log")
     eval "tests_$v=$1/$2 trc_$v=$rc"
-    log "$prog/$v: tests $1/$2 passed, exit status $rc"
-    "recipe_${fn}_normalize" < "$pdir/$v.test.log" > "$pdir/$v.test.norm"
+    log "$prog/$v: tests $1/$2 passed, exit status $rc, $(elapsed "$t0" "$t1") s"
+    norm_common "$tree" < "$pdir/$v.test.log" | "recipe_${f}_normalize" > "$pdir/$v.test.norm"
+    rm -f "$CCE_LOG"*
   done
 
   verdict=ok
-  if test "$build_plain" = ok && test "$build_cce" != ok; then verdict="CCE-BUILD-FAIL"
-  elif test "$build_plain" = ok; then
-    if test "$trc_plain" = 0 && test "$trc_cce" != 0; then verdict="CCE-TEST-FAIL"
-    elif test "$tests_plain" != "$tests_cce"; then verdict="CCE-TEST-FAIL"
-    elif ! cmp -s "$pdir/plain.test.norm" "$pdir/cce.test.norm"; then verdict="OUTPUT-DIFFERS"
-    fi
-  else verdict="PLAIN-BUILD-FAIL"
+  if test "$build_plain" != ok; then verdict=PLAIN-BUILD-FAIL
+  elif test "$build_cce" != ok; then verdict=CCE-BUILD-FAIL
+  elif test "$trc_plain" = 0 && test "$trc_cce" != 0; then verdict=CCE-TEST-FAIL
+  elif test "$tests_plain" != "$tests_cce"; then verdict=CCE-TEST-FAIL
+  elif ! cmp -s "$pdir/plain.test.norm" "$pdir/cce.test.norm"; then
+    verdict=OUTPUT-DIFFERS
+    log "$prog: normalised test outputs differ (diff $pdir/plain.test.norm $pdir/cce.test.norm):"
+    diff "$pdir/plain.test.norm" "$pdir/cce.test.norm" | head -20 | sed 's/^/    /'
   fi
+
+  # Run-time ratio: the workload, alternately on each build, in pairs
+  # whose order alternates too; the ratio of user+sys CPU time per pair.
+  # A first, untimed run of each build warms the caches and gives the
+  # output that every later run must repeat.
+  runratio=-
+  if test "$build_plain" = ok && test "$build_cce" = ok && test "$ratio_pairs" -gt 0; then
+    log "$prog: measure: workload, warm-up run of each build"
+    for v in plain cce; do
+      workload $v "$pdir/$v.workload.out"
+    done
+    log "$prog: measure: warm-up: plain $w_plain s, cce $w_cce s CPU (exit $wrc_plain/$wrc_cce)"
+    : > "$pdir/ratios"
+    i=0
+    while test "$wrc_plain" = 0 && test "$wrc_cce" = 0 && test $i -lt "$ratio_pairs"; do
+      if test $((i % 2)) = 0; then order="plain cce"; else order="cce plain"; fi
+      for v in $order; do
+        workload $v "$pdir/$v.workload.tmp"
+        cmp -s "$pdir/$v.workload.tmp" "$pdir/$v.workload.out" ||
+          eval "test \$wrc_$v != 0 || wrc_$v=output-changed"
+      done
+      r=$(ratio "$w_cce" "$w_plain")
+      echo "$r" >> "$pdir/ratios"
+      log "$prog: measure: pair $((i + 1))/$ratio_pairs: plain $w_plain s, cce $w_cce s CPU (exit $wrc_plain/$wrc_cce): ratio $r"
+      i=$((i + 1))
+    done
+    rm -f "$pdir/plain.workload.tmp" "$pdir/cce.workload.tmp"
+    if test "$wrc_plain" = 0 && test "$wrc_cce" != 0; then
+      test $verdict = ok && verdict=CCE-WORKLOAD-FAIL
+      log "$prog: the workload failed with cce (exit $wrc_cce); $pdir/cce.workload.err:"
+      tail -n 5 "$pdir/cce.workload.err" | sed 's/^/    /'
+    elif test "$wrc_plain" = 0 &&
+         ! cmp -s "$pdir/plain.workload.out" "$pdir/cce.workload.out"; then
+      test $verdict = ok && verdict=WORKLOAD-DIFFERS
+      log "$prog: workload outputs differ:"
+      diff "$pdir/plain.workload.out" "$pdir/cce.workload.out" | head -10 | sed 's/^/    /'
+    elif test "$wrc_plain" = 0; then
+      runratio=$(median < "$pdir/ratios")
+      log "$prog: run-time ratio (median of $(wc -l < "$pdir/ratios") pairs): $runratio"
+    else
+      log "$prog: the workload failed on the plain build (exit $wrc_plain); no run-time ratio"
+    fi
+  fi
+
   case $verdict in
     ok|PLAIN-BUILD-FAIL) ;;
-    *) status=1
-       test "$verdict" = OUTPUT-DIFFERS &&
-         diff "$pdir/plain.test.norm" "$pdir/cce.test.norm" | head -20 | sed 's/^/    /' ;;
+    *) status=1 ;;
   esac
-  ratio=- dratio=-
-  test -n "$text_plain" && test -n "$text_cce" &&
-    ratio=$(echo "$text_cce $text_plain" | awk '{ printf "%.3f", $1 / $2 }') &&
-    dratio=$(echo "$dtext_cce $dtext_plain" | awk '{ printf "%.3f", $1 / $2 }')
-  log "$prog: $verdict"
-  printf '%-10s %-5s %-5s %-11s %-11s %-7s %-7s %-6s %-6s %s\n' "$prog" \
-    "$build_plain" "$build_cce" "$tests_plain" "$tests_cce" \
-    "$secs_plain" "$secs_cce" "$ratio" "$dratio" "$verdict" >> "$results"
+  put r_stats "$(cat "$pdir/cce.stats" 2>/dev/null)"
+  put r_tests_plain "$tests_plain"
+  put r_tests_cce "$tests_cce"
+  put r_build_plain "$secs_plain"
+  put r_build_cce "$secs_cce"
+  put r_buildratio "$(test -n "$cpu_plain" && test -n "$cpu_cce" && ratio "$cpu_cce" "$cpu_plain" || echo -)"
+  put r_runratio "$runratio"
+  put r_textratio "$(test -n "$text_plain" && test -n "$text_cce" && ratio "$text_cce" "$text_plain" || echo -)"
+  put r_dtextratio "$(test -n "$dtext_plain" && test -n "$dtext_cce" && ratio "$dtext_cce" "$dtext_plain" || echo -)"
+  put r_verdict "$verdict"
+  log "$prog: $verdict ($(elapsed "$t_prog" "$(now)") s)"
 }
 
+# write_table FILE PROG...: the results table, from the programs' records.
+write_table () {
+  out=$1; shift
+  mkdir -p "$(dirname "$out")" || return 1
+  {
+    echo "# cce on real programs"
+    echo
+    echo "Generated by \`testsuite/corpus/run-corpus.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'); do not edit."
+    echo
+    echo "- **Machine:** $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs,"
+    echo "  $(awk '/^MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo) RAM;"
+    echo "  Debian $(cat /etc/debian_version 2>/dev/null), $(uname -sr), $(gcc --version | head -1)."
+    echo "  Load average (1 min) when the run started: $load_start (above 0: other jobs"
+    echo "  shared the CPUs during the run, and the timings are noisier)."
+    echo "- **cce:** $cce_from$(cd "$srcroot" && git describe --always --dirty 2>/dev/null | sed 's/^/, commit /')."
+    echo "- **Regenerate:** \`$command\` (or \`make corpus\` in the build tree);"
+    echo "  it took $(( $(date +%s) - start )) s this time, with $ratio_pairs workload pairs per program."
+    echo
+    echo "**Method.** Each program is built from its Debian 12 source package twice"
+    echo "with GCC 12: plain (\`CFLAGS=LDFLAGS=\"-O2 -flto\"\`), and instrumented, with the"
+    echo "flags of \`pkg-config --cflags\` and \`--libs cce\` added to CFLAGS and LDFLAGS"
+    echo "as README.md tells a user, and \`$CCE_EXTRA_LDFLAGS\` on the link."
+    case $observe in
+      all) echo "The programs log nothing, and cce encodes only the calls that can reach a log"
+           echo "site: \`observe-all\` makes it encode every call as if every function logged,"
+           echo "so these builds test the encoding on every call, and the ratios are its full"
+           echo "cost." ;;
+      observed) echo "The programs log nothing, and cce encodes only the calls that can reach a log"
+           echo "site (\`--observed-only\`): their cce builds run their original code." ;;
+    esac
+    echo "Both builds run the program's own test suite (lua5.4,"
+    echo "which has none in the package, runs \`testsuite/corpus/lua-workload.lua\`), and the"
+    echo "test outputs are compared after removing what is not a test result: echoed"
+    echo "compiler and libtool commands, compiler diagnostics, make's directory lines,"
+    echo "timings. *Tests* counts tests passed / tests run. The plugin's columns"
+    echo "(functions = call-graph nodes, call sites, free sites = direct sites with"
+    echo "addition value 0, back edges and overflow cuts carried on the ccStack, the"
+    echo "largest numCC) are those of the main binary's link. *Lines of C* counts the"
+    echo "non-blank lines of all *.c and *.h files of the unpacked source tree (tests and"
+    echo "tools included). *Run time* is the median over the workload pairs of the"
+    echo "ratio cce / plain of user+sys CPU time (\`times\`), the builds run alternately;"
+    echo "each recipe in \`run-corpus.sh\` documents its workload. *Build* is the ratio of"
+    echo "the user+sys CPU time of configure and make. *Text* is the ratio of size(1)'s"
+    echo "text (all read-only sections, the dictionary included) / of the .text section"
+    echo "alone; *dict* is the size of the \`cce_dict\` section in bytes. The last two"
+    echo "columns come from \`PROG/pushes\` and \`PROG/validated\` in the work dir when"
+    echo "another tool has written them. Everything runs with \`LC_ALL=C\`."
+    echo
+    echo "| program | Debian source | lines of C | functions | call sites | free sites | back edges | overflow cuts | max numCC | tests plain / cce | run time | build | text / .text | dict bytes | ccStack pushes/s | contexts validated / mismatches | result |"
+    echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"
+    for p in "$@"; do
+      rec=$workdir/$p/record
+      test -f "$rec" || continue
+      r_prog='' r_version='' r_lines='' r_stats='' r_tests_plain='' r_tests_cce=''
+      r_runratio='' r_buildratio='' r_textratio='' r_dtextratio='' r_dict='' r_verdict=
+      . "$rec"
+      s=$r_stats
+      if test -n "$s"; then
+        nf=$(stat_field "$s" functions) ns=$(stat_field "$s" sites)
+        nfree=$(stat_field "$s" free) nb=$(stat_field "$s" back)
+        no=$(stat_field "$s" overflow) nc=$(stat_field "$s" numCC)
+      else
+        nf=- ns=- nfree=- nb=- no=- nc=-
+      fi
+      pushes=$(head -n 1 "$workdir/$p/pushes" 2>/dev/null); : "${pushes:=-}"
+      # validate.sh writes "N M D": N contexts validated, M mismatches.
+      valid=$(head -n 1 "$workdir/$p/validated" 2>/dev/null |
+              sed 's|^\([0-9][0-9]*\) \([0-9][0-9]*\)\( .*\)\{0,1\}$|\1 / \2|'); : "${valid:=-}"
+      echo "| $r_prog | ${r_version:--} | ${r_lines:--} | $nf | $ns | $nfree | $nb | $no | $nc | ${r_tests_plain:--} / ${r_tests_cce:--} | ${r_runratio:--} | ${r_buildratio:--} | ${r_textratio:--} / ${r_dtextratio:--} | ${r_dict:--} | $pushes | $valid | $r_verdict |"
+    done
+    echo
+    echo "Workloads (run time):"
+    echo
+    for p in "$@"; do
+      echo "- **$p:** $("recipe_$(fn "$p")_about")"
+    done
+    echo
+    echo "Result: \`ok\` when both builds pass the same tests with the same output and"
+    echo "the workload's output is the same; otherwise the first of CCE-BUILD-FAIL,"
+    echo "CCE-TEST-FAIL, OUTPUT-DIFFERS, CCE-WORKLOAD-FAIL, WORKLOAD-DIFFERS that applies"
+    echo "(PLAIN-BUILD-FAIL: the plain build failed, nothing to compare)."
+  } > "$out.tmp" && mv "$out.tmp" "$out"
+}
+
+# ----------------------------------------------------- internal calls
+# run-corpus.sh --workdir DIR --internal-call VARIANT TREE runs the recipe
+# function named in CCE_CORPUS_RECIPE, so that timeout(1) can bound it: a
+# test (with the variant's build variables from the environment) or a
+# workload (in TREE).
+if test -n "$internal"; then
+  case $CCE_CORPUS_RECIPE in
+    recipe_*_test) "$CCE_CORPUS_RECIPE" "$internal" "$internal_tree" ;;
+    recipe_*_workload) cd "$internal_tree" && "$CCE_CORPUS_RECIPE" ;;
+    *) echo "$me: bad internal call" >&2; exit 2 ;;
+  esac
+  exit
+fi
+
+# ------------------------------------------------------------------ main
+log "run-corpus: programs:$(echo " $progs" | tr -s ' ') (work dir $workdir)"
+log "run-corpus: cce $cce_from; extra link flags: $CCE_EXTRA_LDFLAGS; $ratio_pairs workload pairs; table: ${table:-none}"
+
+# Step 1: sources.  Without them (no network, no deb-src) nothing can run.
+fetched=
 for p in $progs; do
+  t0=$(now)
+  if fetch "$p"; then
+    fetched="$fetched $p"
+    log "$p: fetch: $(basename "$(cat "$workdir/src/$p.dsc")") ($(elapsed "$t0" "$(now)") s)"
+  else
+    test $smoke = yes &&
+      skip "cannot download the source package of $p (network or deb-src unavailable; see $workdir/src/$p.fetch.log)"
+    log "$p: fetch FAILED (see $workdir/src/$p.fetch.log)"
+    mkdir -p "$workdir/$p" && record=$workdir/$p/record && : > "$record" &&
+      put r_prog "$p" && put r_verdict FETCH-FAIL
+  fi
+done
+test -n "$fetched" ||
+  skip "cannot download any source package (network or deb-src unavailable)"
+
+# Step 2: the packages the recipes need.
+deps=$common_deps
+for p in $fetched; do deps="$deps $("recipe_$(fn "$p")_deps")"; done
+t0=$(now)
+log "deps: checking$(echo " $deps" | tr -s ' ')"
+ensure_deps $deps || skip "cannot install the packages the recipes need (network unavailable or not root)"
+log "deps: ok ($(elapsed "$t0" "$(now)") s)"
+# Workload input, made once per work dir.
+if test "$ratio_pairs" -gt 0 || case " $fetched " in *" xz-utils "*) true ;; *) false ;; esac; then
+  t0=$(now)
+  data 8 > /dev/null && data 16 > /dev/null
+  log "data: workload input in $workdir/data ($(elapsed "$t0" "$(now)") s)"
+fi
+
+# Step 3: build, test and measure each program, then check its decoded
+# contexts against gdb (validate-recipes.sh).
+. "$here/validate-recipes.sh"
+for p in $fetched; do
   run_program "$p"
+  rm -f "$workdir/$p/validated" "$workdir/$p/pushes"
+  if test $validate = yes && ! validate_program "$p"; then
+    log "$p: VALIDATION FAILED"
+    status=1
+  fi
 done
 
+# Step 4: report.
 echo
-echo "Summary (work dir $workdir)"
-printf '%-10s %-5s %-5s %-11s %-11s %-7s %-7s %-6s %-6s %s\n' program build '' \
-  'tests passed' '' 'build s' '' 'size ratio cce/plain' '' ''
-printf '%-10s %-5s %-5s %-11s %-11s %-7s %-7s %-6s %-6s %s\n' '' plain cce plain cce \
-  plain cce text .text verdict
-cat "$results"
+echo "Summary (work dir $workdir; $(( $(date +%s) - start )) s)"
+printf '%-9s %-23s %-13s %-13s %-6s %-6s %-13s %s\n' program 'tests plain / cce' \
+  'build s' '' 'run' build 'text / .text' result
+for p in $progs; do
+  r_tests_plain=- r_tests_cce=- r_build_plain=- r_build_cce=- r_runratio=-
+  r_buildratio=- r_textratio=- r_dtextratio=- r_verdict=-
+  test -f "$workdir/$p/record" && . "$workdir/$p/record"
+  printf '%-9s %-23s %-13s %-13s %-6s %-6s %-13s %s\n' "$p" \
+    "$r_tests_plain / $r_tests_cce" "$r_build_plain / $r_build_cce" '' \
+    "$r_runratio" "$r_buildratio" "$r_textratio / $r_dtextratio" "$r_verdict"
+done
+if test -n "$table"; then
+  write_table "$table" $progs && log "table: $table"
+fi
 exit $status

@@ -15,6 +15,9 @@
 #   --budget N           records to compare, about (default 2000): each
 #                        function F with H entries in the run is sampled
 #                        every S_F = ceil(H / (N / #funcs)) entries
+#   --max-stops N        leave out the functions with the most entries
+#                        until the others have at most N (default 200000):
+#                        gdb stops at every entry, some 5,000 a second
 #   --out DIR            work files (default: a new directory in TMPDIR)
 #   --decode PATH        cce-decode (default: cce-decode in PATH)
 #   --gdb PATH           gdb (default: gdb)
@@ -33,23 +36,26 @@
 #    deterministic).
 #
 # Prints "validated N contexts (D distinct paths), M mismatches" and writes
-# "N M D" to OUT/validated.  Exit status 0 if N > 0 and M = 0, 1 otherwise,
+# "N M D" to OUT/validated, and the traced run's wall time in seconds to
+# OUT/traced.secs.  Exit status 0 if N > 0 and M = 0, 1 otherwise,
 # 77 (skip) if gdb or its Python is missing.
 
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 oracle=$here/../e2e/oracle.py
 
 funcs= stdin=/dev/null cwd=. budget=2000 out= decode=cce-decode gdb=gdb
+max_stops=200000
 while test $# -gt 0; do
   case $1 in
     --funcs) funcs=$2; shift 2 ;;
     --stdin) stdin=$2; shift 2 ;;
     --cwd) cwd=$2; shift 2 ;;
     --budget) budget=$2; shift 2 ;;
+    --max-stops) max_stops=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --decode) decode=$2; shift 2 ;;
     --gdb) gdb=$2; shift 2 ;;
-    -h|--help) sed -n '2,34s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40s/^# \{0,1\}//p' "$0"; exit 0 ;;
     --) shift; break ;;
     -*) echo "validate.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -74,9 +80,11 @@ log () { printf '[%s] validate: %s\n' "$(date +%H:%M:%S)" "$*"; }
 # 1. The traced run.
 log "traced run of $(basename "$traced")"
 rm -f "$out/trace.log"
+t0=$(date +%s.%N)
 (cd "$cwd" && CCE_LOG="$out/trace.log" "$traced" "$@" <"$stdin") \
   >"$out/traced.out" 2>&1
 st=$?
+echo "$t0 $(date +%s.%N)" | awk '{ printf "%.3f\n", $2 - $1 }' >"$out/traced.secs"
 test -s "$out/trace.log" || {
   echo "validate.sh: the traced run wrote no log (exit status $st)" >&2
   exit 1; }
@@ -86,7 +94,23 @@ test -s "$out/trace.log" || {
   exit 1; }
 rm -f "$out/trace.log"
 
-# 2. Strides.
+# 2. Functions whose entries gdb can afford to stop at (every entry is a
+# stop, sampled or not): the hottest are left out until the others add up
+# to at most --max-stops.  Then strides.
+kept=$(awk -F '\t' -v funcs="$funcs" -v max="$max_stops" '
+  BEGIN { n = split (funcs, f, " "); for (i = 1; i <= n; i++) h[f[i]] = 0 }
+  ($2 in h) { h[$2]++ }
+  END { total = 0; for (i = 1; i <= n; i++) total += h[f[i]]
+        while (total > max) {
+          m = 0; for (i = 1; i <= n; i++) if (!(i in out) && h[f[i]] > m) { m = h[f[i]]; k = i }
+          out[k] = 1; total -= m }
+        for (i = 1; i <= n; i++) if (!(i in out)) printf "%s ", f[i] }' \
+  "$out/decoded")
+for fn_ in $funcs; do
+  case " $kept " in *" $fn_ "*) ;; *) log "$fn_: too many entries for gdb, not compared" ;; esac
+done
+funcs=$kept
+test -n "$funcs" || { echo "validate.sh: every function has too many entries (--max-stops $max_stops)" >&2; exit 1; }
 nf=$(echo $funcs | wc -w)
 spec=$(awk -F '\t' -v funcs="$funcs" -v per=$((budget / nf + 1)) '
   BEGIN { n = split (funcs, f, " "); for (i = 1; i <= n; i++) h[f[i]] = 0 }
