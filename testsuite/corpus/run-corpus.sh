@@ -16,6 +16,10 @@
 #                      default is docs/corpus.md of the source tree when
 #                      the full default set runs, no table otherwise
 #   --no-table         write no table
+#   --table-only       only write the table, from the results of earlier
+#                      runs in the work dir
+#   --validate-only    only the validation against gdb (and the table, if
+#                      one is asked for), keeping earlier runs' results
 #   --no-validate      skip the validation of decoded contexts against gdb
 #                      (validate.sh; by default each program is built twice
 #                      more: with -g and -fplugin-arg-cce-trace of a few
@@ -86,6 +90,8 @@ table=
 table_set=no
 observe=all
 validate=yes
+table_only=no
+validate_only=no
 while test $# -gt 0; do
   case $1 in
     --workdir) workdir=$2; shift 2 ;;
@@ -98,6 +104,8 @@ while test $# -gt 0; do
     --no-table) table=; table_set=yes; shift ;;
     --observed-only) observe=observed; shift ;;
     --no-validate) validate=no; shift ;;
+    --table-only) table_only=yes; shift ;;
+    --validate-only) validate_only=yes; shift ;;
     --list) echo "$all_programs"; exit 0 ;;
     # Internal: run-corpus.sh --internal-call VARIANT TREE (see the end).
     --internal-call) internal=$2 internal_tree=$3; shift 3 ;;
@@ -1056,6 +1064,11 @@ if test -n "$internal"; then
 fi
 
 # ------------------------------------------------------------------ main
+if test $table_only = yes; then
+  test -n "$table" || { echo "$me: --table-only needs a table (--table FILE, or the full set)" >&2; exit 2; }
+  write_table "$table" $progs && log "table: $table"
+  exit
+fi
 log "run-corpus: programs:$(echo " $progs" | tr -s ' ') (work dir $workdir)"
 log "run-corpus: cce $cce_from; extra link flags: $CCE_EXTRA_LDFLAGS; $ratio_pairs workload pairs; table: ${table:-none}"
 
@@ -1095,7 +1108,7 @@ fi
 # contexts against gdb (validate-recipes.sh).
 . "$here/validate-recipes.sh"
 for p in $fetched; do
-  run_program "$p"
+  test $validate_only = yes || run_program "$p"
   rm -f "$workdir/$p/validated" "$workdir/$p/pushes"
   if test $validate = yes && ! validate_program "$p"; then
     log "$p: VALIDATION FAILED"

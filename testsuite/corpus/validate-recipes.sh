@@ -60,10 +60,10 @@ EOF2
 }
 
 vrecipe_bzip2_funcs () {
-  echo BZ2_compressBlock BZ2_blockSort mainSort fallbackSort \
-    BZ2_hbMakeCodeLengths generateMTFValues sendMTFValues
+  echo BZ2_bzWrite BZ2_bzCompress handle_compress copy_input_until_stop \
+    copy_output_until_stop prepare_new_block BZ2_compressBlock mainSort
 }
-vrecipe_bzip2_run () { v_bin=bzip2 v_args="-9 -c" v_stdin=$(data 2); }
+vrecipe_bzip2_run () { v_bin=bzip2 v_args="-9 -c" v_stdin=$(data 4); }
 
 vrecipe_xz_utils_funcs () {
   echo lzma_alloc lzma_free lzma_bufcpy lzma_check_update lzma_code \
@@ -74,12 +74,13 @@ vrecipe_xz_utils_run () {
 }
 
 vrecipe_zstd_funcs () {
-  echo ZSTD_compressStream2 ZSTD_compressBlock_internal \
-    HUF_compress4X_usingCTable FSE_buildCTable_wksp ZSTD_compressSequences \
-    ZSTD_compressContinue_internal
+  echo HIST_count_wksp FSE_normalizeCount FSE_buildCTable_wksp \
+    HUF_compress4X_usingCTable ZSTD_compressLiterals \
+    ZSTD_entropyCompressSeqStore ZSTD_compressBlock_internal \
+    ZSTD_compressStream2
 }
 vrecipe_zstd_run () {
-  v_bin=programs/zstd v_args="-q --single-thread -12 -c" v_stdin=$(data 2)
+  v_bin=programs/zstd v_args="-q --single-thread -12 -c" v_stdin=$(data 16)
 }
 
 vrecipe_tcc_funcs () { echo unary gen_op vpushi tok_alloc sym_push2 block; }

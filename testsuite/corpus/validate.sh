@@ -12,9 +12,10 @@
 #   --funcs "F1 F2 ..."  the traced functions (required)
 #   --stdin FILE         the workload's standard input (default /dev/null)
 #   --cwd DIR            run both programs in DIR (default: the current one)
-#   --budget N           records to compare, about (default 2000): each
-#                        function F with H entries in the run is sampled
-#                        every S_F = ceil(H / (N / #funcs)) entries
+#   --budget N           records to compare, about (default 2500), shared
+#                        out among the functions: one with few entries
+#                        gives all of them, and each hotter one F with H
+#                        entries is sampled every S_F = ceil(H / share)
 #   --max-stops N        leave out the functions with the most entries
 #                        until the others have at most N (default 200000):
 #                        gdb stops at every entry, some 5,000 a second
@@ -43,7 +44,7 @@
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 oracle=$here/../e2e/oracle.py
 
-funcs= stdin=/dev/null cwd=. budget=2000 out= decode=cce-decode gdb=gdb
+funcs= stdin=/dev/null cwd=. budget=2500 out= decode=cce-decode gdb=gdb
 max_stops=200000
 while test $# -gt 0; do
   case $1 in
@@ -111,13 +112,21 @@ for fn_ in $funcs; do
 done
 funcs=$kept
 test -n "$funcs" || { echo "validate.sh: every function has too many entries (--max-stops $max_stops)" >&2; exit 1; }
-nf=$(echo $funcs | wc -w)
-spec=$(awk -F '\t' -v funcs="$funcs" -v per=$((budget / nf + 1)) '
+# Strides: the budget shared out, functions with few entries first (all
+# their entries), the rest evenly among the others.
+spec=$(awk -F '\t' -v funcs="$funcs" -v budget="$budget" '
   BEGIN { n = split (funcs, f, " "); for (i = 1; i <= n; i++) h[f[i]] = 0 }
   ($2 in h) { h[$2]++ }
-  END { for (i = 1; i <= n; i++) {
-          s = int ((h[f[i]] + per - 1) / per); if (s < 1) s = 1
-          printf "%s:%d ", f[i], s } }' "$out/decoded")
+  END { for (i = 1; i <= n; i++) o[i] = i
+        for (i = 2; i <= n; i++)       # by entries, fewest first
+          for (j = i; j > 1 && h[f[o[j]]] < h[f[o[j-1]]]; j--) {
+            t = o[j]; o[j] = o[j-1]; o[j-1] = t }
+        left = budget
+        for (i = 1; i <= n; i++) {
+          e = h[f[o[i]]]; per = left / (n - i + 1)
+          s = (e <= per) ? 1 : int ((e + per - 1) / per); if (s < 1) s = 1
+          st[o[i]] = s; left -= int ((e + s - 1) / s) }
+        for (i = 1; i <= n; i++) printf "%s:%d ", f[i], st[i] }' "$out/decoded")
 hits=$(awk -F '\t' -v funcs="$funcs" '
   BEGIN { n = split (funcs, f, " "); for (i = 1; i <= n; i++) h[f[i]] = 1 }
   ($2 in h) { c++ } END { print c + 0 }' "$out/decoded")
