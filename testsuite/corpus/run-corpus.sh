@@ -759,9 +759,12 @@ recipe_bash_summary () {
        END { if (cur != "" && !bad) p++; printf "%d %d\n", p, t }' "$1"
 }
 recipe_bash_normalize () {
-  # Temporary names and process group numbers carry process ids.
-  sed -e 's/bashtst-[0-9]*/bashtst-N/g' \
-      -e 's/terminal process group ([0-9]*)/terminal process group (PID)/'
+  # Temporary names, process group numbers and job reports carry process
+  # ids; which line of jobs.tests a killed job is reported at depends on
+  # timing.
+  sed -E -e 's/bashtst-[0-9]*/bashtst-N/g' \
+      -e 's/terminal process group \([0-9]*\)/terminal process group (PID)/' \
+      -e 's/line [0-9]+: [0-9]+ (Killed|Terminated|Done|Stopped)/line N: PID \1/'
 }
 recipe_bash_about () { echo '`bash-workload.sh`: arithmetic loops, associative arrays, expansions, recursive functions in subshells, a trap, a pipeline.'; }
 recipe_bash_workload () { ./bash "$here/bash-workload.sh"; }

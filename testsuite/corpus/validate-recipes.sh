@@ -93,7 +93,9 @@ vrecipe_bash_funcs () {
     find_variable hash_search
 }
 vrecipe_bash_run () {
-  v_bin=bash v_args=$here/bash-workload.sh v_stdin=/dev/null
+  # Not bash-workload.sh: its subshells and commands fork, and every
+  # child would write a log of its own.
+  v_bin=bash v_args=$here/bash-validate.sh v_stdin=/dev/null
 }
 
 # validate_program PROG: see above.  Returns 1 on a mismatch or failure.

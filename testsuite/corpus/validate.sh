@@ -82,12 +82,18 @@ log () { printf '[%s] validate: %s\n' "$(date +%H:%M:%S)" "$*"; }
 log "traced run of $(basename "$traced")"
 rm -f "$out/trace.log"
 t0=$(date +%s.%N)
-(cd "$cwd" && CCE_LOG="$out/trace.log" "$traced" "$@" <"$stdin") \
+# At most 2 GB of log (a traced function far hotter than expected must not
+# fill the disk): the run is then killed by SIGXFSZ and reported.
+(cd "$cwd" && ulimit -f 4194304 && CCE_LOG="$out/trace.log" "$traced" "$@" <"$stdin") \
   >"$out/traced.out" 2>&1
 st=$?
 echo "$t0 $(date +%s.%N)" | awk '{ printf "%.3f\n", $2 - $1 }' >"$out/traced.secs"
+rm -f "$out/trace.log".*      # children's logs, if the run forked
 test -s "$out/trace.log" || {
   echo "validate.sh: the traced run wrote no log (exit status $st)" >&2
+  exit 1; }
+test $st -ne $((128 + 25)) || {
+  echo "validate.sh: the traced run's log reached 2 GB (SIGXFSZ): trace less hot functions" >&2
   exit 1; }
 "$decode" --format=records "$traced" "$out/trace.log" >"$out/decoded" \
   2>"$out/decode.err" || {
@@ -143,7 +149,9 @@ ns=$(wc -l <"$out/sample")
 # 4. The oracle, stopped one record after the sample's end: more records
 # there are a mismatch too.
 log "gdb on the -O0 build ($hits stops)"
-(cd "$cwd" && CCE_ORACLE_TRACE="$spec" CCE_ORACLE_OUT="$out/oracle" \
+# CCE_LOG as in the traced run, so that both see as many variables.
+(cd "$cwd" && CCE_LOG="$out/o0.log" \
+   CCE_ORACLE_TRACE="$spec" CCE_ORACLE_OUT="$out/oracle" \
    CCE_ORACLE_MAX=$((ns + 1)) \
    "$gdb" -q -batch -nx -x "$oracle" --args "$o0" "$@" <"$stdin") \
   >"$out/gdb.log" 2>&1 || {

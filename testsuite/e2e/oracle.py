@@ -230,7 +230,18 @@ def main():
                 # the program; others (SIGSEGV...) stop it, and then it
                 # does not exit normally: a failure.
                 "handle SIGUSR1 SIGUSR2 SIGALRM SIGCHLD SIGPIPE"
-                " nostop noprint pass"):
+                " nostop noprint pass",
+                # The program gets the environment it would get without
+                # gdb: not gdb's LINES and COLUMNS, not our own settings
+                # (a program that walks its environment, like a shell,
+                # must do the same work in both runs).
+                "set startup-with-shell off",
+                "unset environment LINES",
+                "unset environment COLUMNS",
+                "unset environment CCE_ORACLE_OUT",
+                "unset environment CCE_ORACLE_TRACE",
+                "unset environment CCE_ORACLE_MAX",
+                "unset environment CCE_ORACLE_PROGRAM_LIBS"):
         try:
             gdb.execute(cmd, to_string=True)
         except gdb.error:
