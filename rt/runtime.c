@@ -632,12 +632,28 @@ cce_dict_stamp (void)
   return *p == '\n' ? stamp : 0;
 }
 
+/* getenv without calling getenv: a program may define its own (bash
+   does, on top of its shell variables), and the runtime must neither run
+   program code nor see something else than the environment.  */
+static const char *
+cce_getenv (const char *name)
+{
+  extern char **environ;
+  size_t n = strlen (name);
+  if (!environ)
+    return NULL;
+  for (char **e = environ; *e; e++)
+    if (strncmp (*e, name, n) == 0 && (*e)[n] == '=')
+      return *e + n + 1;
+  return NULL;
+}
+
 /* Build the log file's name in cce_path: $CCE_LOG (with ".PID" appended
    in a fork child) or cce-PID.log.  Return 0 if it does not fit.  */
 static int
 cce_path_make (void)
 {
-  const char *env = getenv ("CCE_LOG");
+  const char *env = cce_getenv ("CCE_LOG");
   char *p = cce_path, *end = cce_path + sizeof cce_path - 1;
   unsigned long pid = (unsigned long) getpid ();
   if (env && *env)
@@ -1113,7 +1129,7 @@ cce_thread_exit (void *arg)
 static void
 cce_report_stats (void)
 {
-  const char *path = getenv ("CCE_STATS");
+  const char *path = cce_getenv ("CCE_STATS");
   if (!path || !*path)
     return;
   int fd = open (path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
