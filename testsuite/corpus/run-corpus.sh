@@ -701,9 +701,13 @@ recipe_tcc_prepare () {
   grep -q 'filter-out -W% -g% -O% -flto%' "$1/tests/Makefile"
 }
 recipe_tcc_build () {
+  # tcc's Makefile strips its binaries unless configured with --debug: the
+  # validation's -g builds need their symbols (gdb).
+  dbg=
+  case " $CFLAGS_V " in *" -g "*) dbg=--debug ;; esac
   (cd "$2" && ./configure --cc="$CC_V" --extra-cflags="$CFLAGS_V" \
      --extra-ldflags="$LDFLAGS_V -Wl,--push-state,--no-as-needed -lm -Wl,--pop-state" \
-     --ar=gcc-ar --triplet=x86_64-linux-gnu &&
+     --ar=gcc-ar --triplet=x86_64-linux-gnu $dbg &&
    make -j"$JOBS")
 }
 recipe_tcc_bin () { echo "$1/tcc"; }
