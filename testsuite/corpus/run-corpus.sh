@@ -817,7 +817,7 @@ put () { printf "%s='%s'\n" "$1" "$(echo "$2" | sed "s/'/'\\\\''/g")" >> "$recor
 workload () {
   cpu c0
   CCE_CORPUS_RECIPE="recipe_${f}_workload" timeout "$TIMEOUT" sh "$self" \
-    --workdir "$workdir" --internal-call "$1" "$pdir/$1" > "$2" 2> "$pdir/$1.workload.err"
+    --workdir "$workdir" --internal-call "$1" "$pdir/$1" < /dev/null > "$2" 2> "$pdir/$1.workload.err"
   wrc=$?
   cpu c1
   eval "w_$1=$(fsub "$c1" "$c0") wrc_$1=$wrc"
@@ -889,7 +889,7 @@ run_program () {
     # is this script, with the recipe's name.
     CCE_CORPUS_RECIPE="recipe_${f}_test" CC_V="$CC_V" CFLAGS_V="$CFLAGS_V" \
       LDFLAGS_V="$LDFLAGS_V" timeout "$TIMEOUT" sh "$self" --workdir "$workdir" \
-      --internal-call "$v" "$tree" > "$pdir/$v.test.log" 2>&1
+      --internal-call "$v" "$tree" < /dev/null > "$pdir/$v.test.log" 2>&1
     rc=$?
     t1=$(now)
     test $rc = 124 && echo "run-corpus.sh: TIMEOUT after $TIMEOUT s" >> "$pdir/$v.test.log"
