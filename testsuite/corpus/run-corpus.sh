@@ -72,6 +72,9 @@
 
 LC_ALL=C
 export LC_ALL
+# Run by make (make check, make corpus): the programs' own makes must not
+# inherit its flags and variables (TESTS=..., the jobserver).
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEFILES GNUMAKEFLAGS MAKEOVERRIDES
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 self=$here/$(basename "$0")
 srcroot=$(cd "$here/../.." && pwd) || exit 1
