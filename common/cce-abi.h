@@ -65,10 +65,17 @@
 #define CCE_SYM_GROW "__cce_grow_v3"
 
 /* void __cce_push_v3 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_push_counted_v3 (uint64_t id, uint64_t site, uint64_t entry);
    void __cce_pop_v3 (uint64_t id);
    The ccStack edge code above as functions, for code that is not
    instrumented by the plugin (tests, hand-written glue).  */
 #define CCE_SYM_PUSH "__cce_push_v3"
+
+/* void __cce_push_counted_v3 (uint64_t id, uint64_t site, uint64_t entry);
+   __cce_push_v3, counted: with -fplugin-arg-cce-count every ccStack push
+   goes through it, and the runtime reports the count at exit to the file
+   $CCE_STATS names.  */
+#define CCE_SYM_PUSH_COUNTED "__cce_push_counted_v3"
 #define CCE_SYM_POP "__cce_pop_v3"
 
 /* void __cce_log_at_v3 (unsigned tag, uint64_t site);
@@ -108,6 +115,7 @@ extern __thread uint64_t __cce_tls[CCE_TLS_WORDS]
   __attribute__ ((tls_model ("initial-exec")));
 void __cce_grow_v3 (void);
 void __cce_push_v3 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_push_counted_v3 (uint64_t id, uint64_t site, uint64_t entry);
 void __cce_pop_v3 (uint64_t id);
 void __cce_log_at_v3 (unsigned tag, uint64_t site);
 extern const char __cce_dict[] __attribute__ ((weak));

@@ -130,6 +130,15 @@ struct cce_encode_stats
   uint64_t max_numcc;
 };
 
+/* Is a site of KIND a ccStack call (back edge or overflow cut, indirect,
+   external)?  */
+static inline int
+cce_kind_on_stack (char kind)
+{
+  return kind == CCE_SITE_BACK || kind == CCE_SITE_INDIRECT
+         || kind == CCE_SITE_EXTERNAL;
+}
+
 /* Building.  Each returns the new item's number, or CCE_NONE when out of
    memory.  */
 struct cce_graph *cce_graph_new (void);

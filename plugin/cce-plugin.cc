@@ -95,6 +95,7 @@ trace_index (const char *name)
 static tree tls_decl;     /* __thread uint64_t __cce_tls[CCE_TLS_WORDS] */
 static tree grow_decl;    /* void __cce_grow (void) */
 static tree push_decl;    /* void __cce_push (uint64_t, uint64_t, uint64_t) */
+static tree push_counted_decl;  /* the same, counted */
 static tree log_at_decl;  /* void __cce_log_at (unsigned, uint64_t) */
 
 /* Build an external, nothrow, leaf function declaration NAME of TYPE.  */
@@ -132,10 +133,10 @@ build_runtime_decls (void)
   grow_decl = build_runtime_fn (CCE_SYM_GROW,
                                 build_function_type_list (void_type_node,
                                                           NULL_TREE));
-  push_decl = build_runtime_fn (CCE_SYM_PUSH,
-                                build_function_type_list (void_type_node, u64,
-                                                          u64, u64,
-                                                          NULL_TREE));
+  tree push_type = build_function_type_list (void_type_node, u64, u64, u64,
+                                             NULL_TREE);
+  push_decl = build_runtime_fn (CCE_SYM_PUSH, push_type);
+  push_counted_decl = build_runtime_fn (CCE_SYM_PUSH_COUNTED, push_type);
   log_at_decl = build_runtime_fn (CCE_SYM_LOG_AT,
                                   build_function_type_list (void_type_node,
                                                             unsigned_type_node,
@@ -553,8 +554,7 @@ instrument_function (collector &c, size_t first, size_t last)
         continue;
       if (s->kind != CCE_SITE_DIRECT || s->av != 0)
         needed = true;
-      if (s->kind == CCE_SITE_BACK || s->kind == CCE_SITE_INDIRECT
-          || s->kind == CCE_SITE_EXTERNAL)
+      if (cce_kind_on_stack (s->kind))
         stack_sites = true;
     }
 
@@ -649,8 +649,7 @@ instrument_function (collector &c, size_t first, size_t last)
       if (!site_has_code (t, next) || gimple_call_noreturn_p (next)
           || (gimple_call_flags (next) & ECF_RETURNS_TWICE))
         continue;
-      bool stack_j = t->kind == CCE_SITE_BACK || t->kind == CCE_SITE_INDIRECT
-                     || t->kind == CCE_SITE_EXTERNAL;
+      bool stack_j = cce_kind_on_stack (t->kind);
       if (stack_j || (t->kind == CCE_SITE_DIRECT && t->av != 0))
         keep_id[i - first] = 0;
       if (stack_j && !opt_count)
@@ -702,7 +701,8 @@ instrument_function (collector &c, size_t first, size_t last)
              end in a noreturn call).  */
           if (gimple_call_noreturn_p (call) || opt_count)
             {
-              gimple *p = gimple_build_call (push_decl, 3, id,
+              gimple *p = gimple_build_call (opt_count ? push_counted_decl
+                                             : push_decl, 3, id,
                                              u64_cst (word (sn)),
                                              u64_cst (cce_site_entry (g,
                                                                       sn)));

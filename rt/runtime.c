@@ -551,21 +551,29 @@ cce_push_grow (uint64_t id, uint64_t site, uint64_t entry)
 /* Push (ID, SITE) on the ccStack and enter the callee's segment with id
    ENTRY: the inline push of cce-abi.h as a function.  The slow cases are
    tail calls, so the fast path needs no stack frame.  */
-/* Out-of-line pushes so far: with -fplugin-arg-cce-count every ccStack
-   push of the program.  Reported at exit to the file CCE_STATS names.  */
-static _Atomic uint64_t cce_push_count;
-
 CCE_EXPORT void
 __cce_push_v3 (uint64_t id, uint64_t site, uint64_t entry)
 {
   uint64_t d = CCE_TLS_WORD (CCE_TLS_DEPTH);
-  atomic_fetch_add_explicit (&cce_push_count, 1, memory_order_relaxed);
   if (unlikely (d >= CCE_TLS_WORD (CCE_TLS_CAP)))
     {
       cce_push_grow (id, site, entry);
       return;
     }
   cce_push_at (d, id, site, entry);
+}
+
+/* Counted pushes so far (-fplugin-arg-cce-count), reported at exit to the
+   file CCE_STATS names.  */
+static _Atomic uint64_t cce_push_count;
+
+/* __cce_push_v3, counted: every ccStack push of a program linked with
+   -fplugin-arg-cce-count.  */
+CCE_EXPORT void
+__cce_push_counted_v3 (uint64_t id, uint64_t site, uint64_t entry)
+{
+  atomic_fetch_add_explicit (&cce_push_count, 1, memory_order_relaxed);
+  __cce_push_v3 (id, site, entry);
 }
 
 /* Leave a ccStack call: drop the top entry and return to the caller's id
