@@ -101,41 +101,42 @@ test $st -ne $((128 + 25)) || {
   exit 1; }
 rm -f "$out/trace.log"
 
-# 2. Functions whose entries gdb can afford to stop at (every entry is a
-# stop, sampled or not): the hottest are left out until the others add up
-# to at most --max-stops.  Then strides.
-kept=$(awk -F '\t' -v funcs="$funcs" -v max="$max_stops" '
+# 2. Each function's entries, counted once ("F H" lines).  The functions
+# whose entries gdb can afford to stop at (every entry is a stop, sampled
+# or not): the hottest are left out until the others add up to at most
+# --max-stops.  Then strides: the budget shared out, functions with few
+# entries first (all their entries), the rest evenly among the others.
+awk -F '\t' -v funcs="$funcs" '
   BEGIN { n = split (funcs, f, " "); for (i = 1; i <= n; i++) h[f[i]] = 0 }
   ($2 in h) { h[$2]++ }
-  END { total = 0; for (i = 1; i <= n; i++) total += h[f[i]]
-        while (total > max) {
-          m = 0; for (i = 1; i <= n; i++) if (!(i in out) && h[f[i]] > m) { m = h[f[i]]; k = i }
+  END { for (i = 1; i <= n; i++) print f[i], h[f[i]] }' "$out/decoded" \
+  >"$out/entries"
+kept=$(awk -v max="$max_stops" '
+  { f[NR] = $1; h[NR] = $2; total += $2 }
+  END { while (total > max) {
+          m = -1; for (i = 1; i <= NR; i++) if (!(i in out) && h[i] > m) { m = h[i]; k = i }
           out[k] = 1; total -= m }
-        for (i = 1; i <= n; i++) if (!(i in out)) printf "%s ", f[i] }' \
-  "$out/decoded")
+        for (i = 1; i <= NR; i++) if (!(i in out)) print f[i], h[i] }' \
+  "$out/entries")
 for fn_ in $funcs; do
-  case " $kept " in *" $fn_ "*) ;; *) log "$fn_: too many entries for gdb, not compared" ;; esac
+  echo "$kept" | grep -q "^$fn_ " ||
+    log "$fn_: too many entries for gdb, not compared"
 done
-funcs=$kept
-test -n "$funcs" || { echo "validate.sh: every function has too many entries (--max-stops $max_stops)" >&2; exit 1; }
-# Strides: the budget shared out, functions with few entries first (all
-# their entries), the rest evenly among the others.
-spec=$(awk -F '\t' -v funcs="$funcs" -v budget="$budget" '
-  BEGIN { n = split (funcs, f, " "); for (i = 1; i <= n; i++) h[f[i]] = 0 }
-  ($2 in h) { h[$2]++ }
-  END { for (i = 1; i <= n; i++) o[i] = i
+test -n "$kept" || { echo "validate.sh: every function has too many entries (--max-stops $max_stops)" >&2; exit 1; }
+funcs=$(echo "$kept" | awk '{ printf "%s ", $1 }')
+hits=$(echo "$kept" | awk '{ c += $2 } END { print c + 0 }')
+spec=$(echo "$kept" | awk -v budget="$budget" '
+  { f[NR] = $1; h[NR] = $2; o[NR] = NR }
+  END { n = NR
         for (i = 2; i <= n; i++)       # by entries, fewest first
-          for (j = i; j > 1 && h[f[o[j]]] < h[f[o[j-1]]]; j--) {
+          for (j = i; j > 1 && h[o[j]] < h[o[j-1]]; j--) {
             t = o[j]; o[j] = o[j-1]; o[j-1] = t }
         left = budget
         for (i = 1; i <= n; i++) {
-          e = h[f[o[i]]]; per = left / (n - i + 1)
+          e = h[o[i]]; per = left / (n - i + 1)
           s = (e <= per) ? 1 : int ((e + per - 1) / per); if (s < 1) s = 1
           st[o[i]] = s; left -= int ((e + s - 1) / s) }
-        for (i = 1; i <= n; i++) printf "%s:%d ", f[i], st[i] }' "$out/decoded")
-hits=$(awk -F '\t' -v funcs="$funcs" '
-  BEGIN { n = split (funcs, f, " "); for (i = 1; i <= n; i++) h[f[i]] = 1 }
-  ($2 in h) { c++ } END { print c + 0 }' "$out/decoded")
+        for (i = 1; i <= n; i++) printf "%s:%d ", f[i], st[i] }')
 log "$hits entries of traced functions; strides: $spec"
 
 # 3. The entries to compare.
