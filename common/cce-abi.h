@@ -46,8 +46,13 @@
 
 #define CCE_ABI_VERSION 3
 
-/* __thread uint64_t __cce_tls[CCE_TLS_WORDS];  initial-exec TLS, defined
-   in libcce.  One block, so that a function needs one TLS address.  */
+/* __thread uint64_t __cce_tls[CCE_TLS_WORDS];  defined (weak) in libcce
+   and accessed there as initial-exec TLS.  An executable built with cce
+   defines it too, 32-byte aligned, and accesses it as local-exec TLS (a
+   fixed offset from the thread pointer); the linker exports that
+   definition, and the dynamic linker binds libcce's references and those
+   of shared objects built with cce (initial-exec) to it.  One block, so
+   that a function needs one TLS address.  */
 #define CCE_SYM_TLS "__cce_tls"
 #define CCE_TLS_ID 0      /* context number of the running function,
                              relative to the segment that starts at the top

@@ -111,8 +111,9 @@ build_runtime_fn (const char *name, tree type)
   return decl;
 }
 
+/* SHARED: the output is a shared object.  */
 static void
-build_runtime_decls (void)
+build_runtime_decls (bool shared)
 {
   tree u64 = long_long_unsigned_type_node;
   tree type = build_array_type_nelts (u64, CCE_TLS_WORDS);
@@ -120,15 +121,35 @@ build_runtime_decls (void)
   tls_decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
                          get_identifier (CCE_SYM_TLS), type);
   TREE_PUBLIC (tls_decl) = 1;
-  DECL_EXTERNAL (tls_decl) = 1;
   DECL_ARTIFICIAL (tls_decl) = 1;
-  TREE_STATIC (tls_decl) = 0;
   TREE_ADDRESSABLE (tls_decl) = 1;
-  /* lto1 believes every output is a shared object; the runtime defines the
-     variable in libcce, loaded at start-up, so initial-exec is right for
-     both executables and shared objects linked against it.  */
-  set_decl_tls_model (tls_decl, TLS_MODEL_INITIAL_EXEC);
-  varpool_node::get_create (tls_decl);
+  if (shared)
+    {
+      /* A shared object refers to the block through its GOT
+         (initial-exec): libcce, loaded at start-up, defines it, or the
+         executable does when it was built with cce.  */
+      DECL_EXTERNAL (tls_decl) = 1;
+      TREE_STATIC (tls_decl) = 0;
+      set_decl_tls_model (tls_decl, TLS_MODEL_INITIAL_EXEC);
+      varpool_node::get_create (tls_decl);
+    }
+  else
+    {
+      /* An executable defines the block itself and reaches it at a fixed
+         offset from the thread pointer (local-exec): no GOT load, and no
+         register to hold its address.  The linker exports the definition,
+         since libcce defines the same symbol, and the dynamic linker binds
+         libcce's and every shared object's references to it (cce-abi.h,
+         CCE_SYM_TLS).  */
+      DECL_EXTERNAL (tls_decl) = 0;
+      TREE_STATIC (tls_decl) = 1;
+      TREE_USED (tls_decl) = 1;
+      DECL_PRESERVE_P (tls_decl) = 1;
+      SET_DECL_ALIGN (tls_decl, CCE_TLS_WORDS * 64);
+      DECL_USER_ALIGN (tls_decl) = 1;
+      set_decl_tls_model (tls_decl, TLS_MODEL_LOCAL_EXEC);
+      varpool_node::finalize_decl (tls_decl);
+    }
 
   grow_decl = build_runtime_fn (CCE_SYM_GROW,
                                 build_function_type_list (void_type_node,
@@ -900,10 +921,9 @@ cce_execute (void)
   c.g = cce_graph_new ();
   if (!c.g)
     fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
-  if (!tls_decl)
-    build_runtime_decls ();
-
   c.shared = linking_shared_object ();
+  if (!tls_decl)
+    build_runtime_decls (c.shared);
 
   /* Step 1: nodes, then sites.  */
   FOR_EACH_DEFINED_FUNCTION (node)

@@ -171,9 +171,11 @@ struct cce_thread
    id, [CCE_TLS_DEPTH] ccStack entries in use, [CCE_TLS_CAP] entries it has
    room for, [CCE_TLS_BASE] its address.  All 0 at thread start, so the
    first push grows the ccStack.  Aligned so that it sits in one cache
-   line.  */
+   line.  An executable built with cce defines its own (cce-abi.h), and
+   this one then goes unused: every reference binds to the executable's.
+   Weak, so that a static link takes the executable's too.  */
 CCE_EXPORT __thread uint64_t __cce_tls[CCE_TLS_WORDS] CCE_TLS
-  __attribute__ ((aligned (4 * sizeof (uint64_t))));
+  __attribute__ ((aligned (4 * sizeof (uint64_t)), weak));
 
 static __thread struct cce_thread cce_self CCE_TLS;
 
