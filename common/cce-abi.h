@@ -10,9 +10,10 @@
    instrumented by one plugin and linked against a runtime of another ABI
    fails at link time instead of producing wrong contexts at run time.
 
-   What instrumented code does (the plugin inserts this; ID and D are
-   register copies of __cce_tls[CCE_TLS_ID] and [CCE_TLS_DEPTH], loaded once
-   at function entry; every call leaves both as it found them):
+   What instrumented code does (the plugin inserts this; ID and TOP are
+   register copies of __cce_tls[CCE_TLS_ID] and [CCE_TLS_TOP], loaded in
+   the function before its first use; every call leaves both as it found
+   them):
 
      direct edge, addition value AV != 0:
          tls[ID] = ID + AV;  callee ();  tls[ID] = ID;
@@ -20,18 +21,20 @@
          callee ();                               (no code at all)
      ccStack edge (back edge, overflow cut, indirect call, or a call to
      code outside the program that may call back into it):
-         if (D >= tls[CAP]) __cce_grow ();        (cold)
-         tls[DEPTH] = D + 1;
-         base = (struct cce_log_frame *) tls[BASE];
-         base[D].id = ID;  base[D].site = SITE;
+         t = TOP;
+         if (t - 1 >= tls[LAST])                  (unsigned: t == 0 too)
+           t = __cce_grow (t);                    (cold)
+         tls[TOP] = t + 1;
+         t->id = ID;  t->site = SITE;
          tls[ID] = ENTRY;
          callee ();
-         tls[DEPTH] = D;  tls[ID] = ID;
-       where ENTRY is the id the callee starts its segment with: the
-       callee's root value for a back edge, 0 for an indirect or external
-       call (every function that can be entered that way reserves id 0 for
-       "segment start").  The stores are volatile, in this order: the slot
-       is reserved before it is written.
+         tls[TOP] = TOP;  tls[ID] = ID;
+       where t is a struct cce_log_frame * (cce-format.h) and ENTRY is the
+       id the callee starts its segment with: the callee's root value for
+       a back edge, 0 for an indirect or external call (every function
+       that can be entered that way reserves id 0 for "segment start").
+       The stores are volatile, in this order: the slot is reserved before
+       it is written.
      noreturn callee: only the "before" half.
      SITE is always a site word (cce-format.h): the module key of the
      dictionary in the high half, so that an executable and the shared
@@ -39,12 +42,18 @@
      cce_log (TAG) in instrumented code is rewritten to
          __cce_log_at (TAG, SITE)
      so that the decoder knows the exact call site, inlined frames
-     included.  */
+     included.
+
+   TOP is 0 (an empty ccStack) until the thread's first grow, and may be
+   0 again where a function restores a TOP it loaded before that grow: 0
+   always means "empty", the same as BASE.  Entries never move once
+   written (the ccStack grows in place, inside one reservation), so a TOP
+   kept in a register stays valid.  */
 
 #ifndef CCE_ABI_H
 #define CCE_ABI_H
 
-#define CCE_ABI_VERSION 3
+#define CCE_ABI_VERSION 4
 
 /* __thread uint64_t __cce_tls[CCE_TLS_WORDS];  defined (weak) in libcce
    and accessed there as initial-exec TLS.  An executable built with cce
@@ -57,35 +66,38 @@
 #define CCE_TLS_ID 0      /* context number of the running function,
                              relative to the segment that starts at the top
                              of the ccStack */
-#define CCE_TLS_DEPTH 1   /* ccStack entries in use */
-#define CCE_TLS_CAP 2     /* entries the ccStack has room for */
+#define CCE_TLS_TOP 1     /* struct cce_log_frame *: the first free
+                             entry of the ccStack, or 0 when it is empty */
+#define CCE_TLS_LAST 2    /* struct cce_log_frame *: the last entry there
+                             is room for (0 before the first grow) */
 #define CCE_TLS_BASE 3    /* struct cce_log_frame *: the ccStack, bottom
                              first (cce-format.h) */
 #define CCE_TLS_WORDS 4
 
-/* void __cce_grow_v3 (void);
-   Make room for one more ccStack entry (CAP > DEPTH afterwards).  Entries
-   below DEPTH keep their place unless the reservation is exhausted.
-   Aborts with a message when memory is exhausted.  nothrow, leaf.  */
-#define CCE_SYM_GROW "__cce_grow_v3"
+/* struct cce_log_frame *__cce_grow_v4 (struct cce_log_frame *t);
+   (declared with uint64_t for T and the result.)  Make room for an entry
+   at T, the TOP the caller loaded (0: an empty ccStack), and return where
+   that entry goes: T, or BASE for 0.  Entries never move.  Aborts with a
+   message when memory or the reservation is exhausted.  nothrow, leaf.  */
+#define CCE_SYM_GROW "__cce_grow_v4"
 
-/* void __cce_push_v3 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_push_counted_v3 (uint64_t id, uint64_t site, uint64_t entry);
-   void __cce_pop_v3 (uint64_t id);
+/* void __cce_push_v4 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
+   void __cce_pop_v4 (uint64_t id);
    The ccStack edge code above as functions, for code that is not
    instrumented by the plugin (tests, hand-written glue).  */
-#define CCE_SYM_PUSH "__cce_push_v3"
+#define CCE_SYM_PUSH "__cce_push_v4"
 
-/* void __cce_push_counted_v3 (uint64_t id, uint64_t site, uint64_t entry);
-   __cce_push_v3, counted: with -fplugin-arg-cce-count every ccStack push
+/* void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
+   __cce_push_v4, counted: with -fplugin-arg-cce-count every ccStack push
    goes through it, and the runtime reports the count at exit to the file
    $CCE_STATS names.  */
-#define CCE_SYM_PUSH_COUNTED "__cce_push_counted_v3"
-#define CCE_SYM_POP "__cce_pop_v3"
+#define CCE_SYM_PUSH_COUNTED "__cce_push_counted_v4"
+#define CCE_SYM_POP "__cce_pop_v4"
 
-/* void __cce_log_at_v3 (unsigned tag, uint64_t site);
+/* void __cce_log_at_v4 (unsigned tag, uint64_t site);
    cce_log (TAG) as seen from the log call site SITE.  nothrow, leaf.  */
-#define CCE_SYM_LOG_AT "__cce_log_at_v3"
+#define CCE_SYM_LOG_AT "__cce_log_at_v4"
 
 /* The public logging function the plugin recognises and rewrites.  */
 #define CCE_SYM_LOG "cce_log"
@@ -118,11 +130,11 @@ void __cce_push_counted_v3 (uint64_t id, uint64_t site, uint64_t entry);
 #include <stdint.h>
 extern __thread uint64_t __cce_tls[CCE_TLS_WORDS]
   __attribute__ ((tls_model ("initial-exec")));
-void __cce_grow_v3 (void);
-void __cce_push_v3 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_push_counted_v3 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_pop_v3 (uint64_t id);
-void __cce_log_at_v3 (unsigned tag, uint64_t site);
+uint64_t __cce_grow_v4 (uint64_t t);
+void __cce_push_v4 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_pop_v4 (uint64_t id);
+void __cce_log_at_v4 (unsigned tag, uint64_t site);
 extern const char __cce_dict[] __attribute__ ((weak));
 #endif
 

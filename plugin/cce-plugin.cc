@@ -18,22 +18,24 @@
 
        void g (int n)                void g (int n)
        {                             {
-                                       id = T[ID]; d = T[DEPTH];    (1)
+                                       id = T[ID]; t = T[TOP];      (1)
          f ();                           f ();                      (2)
          if (n) f ();                    if (n) { T[ID] = id + 3; f ();
                                                   T[ID] = id; }     (3)
          if (n) g (n - 1);               if (n) {
-                                           if (d >= T[CAP]) __cce_grow ();
-                                           T[DEPTH] = d + 1;
-                                           T[BASE][d] = { id, 7 };
+                                           s = t;
+                                           if (t - 1 >= T[LAST])
+                                             s = __cce_grow (t);
+                                           T[TOP] = s + 1;
+                                           *s = { id, 7 };
                                            T[ID] = ROOT (g);
                                            g (n - 1);
-                                           T[DEPTH] = d; T[ID] = id; } (4)
+                                           T[TOP] = t; T[ID] = id; } (4)
          cce_log (1);                    __cce_log_at (1, 9);       (5)
        }                             }
 
    With -fexceptions, every landing pad of g starts with
-   T[DEPTH] = d; T[ID] = id (6): unwinding skipped the code after the calls
+   T[TOP] = t; T[ID] = id (6): unwinding skipped the code after the calls
    it went through.
 
    The numbers match the comments in instrument_function below.  */
@@ -93,7 +95,7 @@ trace_index (const char *name)
 /* Declarations of the runtime ABI (cce-abi.h), built once per lto1.  */
 
 static tree tls_decl;     /* __thread uint64_t __cce_tls[CCE_TLS_WORDS] */
-static tree grow_decl;    /* void __cce_grow (void) */
+static tree grow_decl;    /* uint64_t __cce_grow (uint64_t) */
 static tree push_decl;    /* void __cce_push (uint64_t, uint64_t, uint64_t) */
 static tree push_counted_decl;  /* the same, counted */
 static tree log_at_decl;  /* void __cce_log_at (unsigned, uint64_t) */
@@ -152,7 +154,7 @@ build_runtime_decls (bool shared)
     }
 
   grow_decl = build_runtime_fn (CCE_SYM_GROW,
-                                build_function_type_list (void_type_node,
+                                build_function_type_list (u64, u64,
                                                           NULL_TREE));
   tree push_type = build_function_type_list (void_type_node, u64, u64, u64,
                                              NULL_TREE);
@@ -465,23 +467,29 @@ insert_after_call (gimple *stmt, gimple_seq seq)
 }
 
 /* Insert before the call at *GSI the "before" half of a ccStack edge
-   (cce-abi.h): reserve ccStack slot D, growing the stack on the cold path,
-   write (ID, SITE) into it and enter the callee's segment with ENTRY.  The
-   call ends up in a new basic block; *GSI points at it again on return.  */
+   (cce-abi.h): take the slot at TOP, growing the stack on the cold path
+   (where a TOP of 0 goes too), write (ID, SITE) into it and enter the
+   callee's segment with ENTRY.  The call ends up in a new basic block;
+   *GSI points at it again on return.  */
 static void
-insert_push (gimple_stmt_iterator *gsi, tree id, tree d, uint64_t site,
+insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
              uint64_t entry)
 {
   tree u64 = long_long_unsigned_type_node;
   gimple *call = gsi_stmt (*gsi);
   location_t loc = gimple_location (call);
 
-  /* if (d >= T[CAP]) -- the grow branch.  */
-  tree cap = make_ssa_name (u64);
-  gimple *ldcap = gimple_build_assign (cap, tls_ref (CCE_TLS_CAP, true));
-  gcond *cond = gimple_build_cond (GE_EXPR, d, cap, NULL_TREE, NULL_TREE);
+  /* if (top - 1 >= T[LAST]) -- the grow branch, unsigned.  */
+  tree last = make_ssa_name (u64);
+  tree below = make_ssa_name (u64);
+  gimple *ldlast = gimple_build_assign (last, tls_ref (CCE_TLS_LAST, true));
+  gimple *sub = gimple_build_assign (below, MINUS_EXPR, top,
+                                     build_int_cst (u64, 1));
+  gcond *cond = gimple_build_cond (GE_EXPR, below, last, NULL_TREE,
+                                   NULL_TREE);
   gimple_set_location (cond, loc);
-  gsi_insert_before (gsi, ldcap, GSI_SAME_STMT);
+  gsi_insert_before (gsi, ldlast, GSI_SAME_STMT);
+  gsi_insert_before (gsi, sub, GSI_SAME_STMT);
   gsi_insert_before (gsi, cond, GSI_SAME_STMT);
 
   basic_block bb = gimple_bb (cond);
@@ -494,36 +502,32 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree d, uint64_t site,
   fall->probability = e->probability.invert ();
   grow_bb->count = bb->count.apply_probability (e->probability);
   edge back = make_single_succ_edge (grow_bb, join, EDGE_FALLTHRU);
-  (void) back;
   if (current_loops)
     add_bb_to_loop (grow_bb, bb->loop_father);
   gimple_stmt_iterator g = gsi_start_bb (grow_bb);
-  gcall *grow = gimple_build_call (grow_decl, 0);
+  tree grown = make_ssa_name (u64);
+  gcall *grow = gimple_build_call (grow_decl, 1, top);
+  gimple_call_set_lhs (grow, grown);
   gimple_set_location (grow, loc);
   gsi_insert_after (&g, grow, GSI_NEW_STMT);
 
-  /* T[DEPTH] = d + 1; base = T[BASE]; base[d] = { id, site };
+  /* slot = PHI <top, grown>  */
+  tree slot = make_ssa_name (u64);
+  gphi *phi = create_phi_node (slot, join);
+  add_phi_arg (phi, top, fall, loc);
+  add_phi_arg (phi, grown, back, loc);
+
+  /* T[TOP] = slot + 1; slot->id = id; slot->site = site;
      T[ID] = entry.  */
   gimple_seq seq = NULL;
-  tree d1 = make_ssa_name (u64);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (d1, PLUS_EXPR, d,
-                                                  build_int_cst (u64, 1)));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_ref (CCE_TLS_DEPTH,
-                                                           true), d1));
-  tree base = make_ssa_name (u64);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (base,
-                                                  tls_ref (CCE_TLS_BASE,
-                                                           true)));
-  tree off = make_ssa_name (u64);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (off, LSHIFT_EXPR, d,
-                                                  build_int_cst
-                                                  (integer_type_node, 4)));
-  tree addr_int = make_ssa_name (u64);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (addr_int, PLUS_EXPR, base,
-                                                  off));
+  tree next = make_ssa_name (u64);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (next, PLUS_EXPR, slot,
+                                                  build_int_cst (u64, 16)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_ref (CCE_TLS_TOP,
+                                                           true), next));
   tree ptype = build_pointer_type (u64);
   tree addr = make_ssa_name (ptype);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (addr, NOP_EXPR, addr_int));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (addr, NOP_EXPR, slot));
   gimple_seq_add_stmt (&seq, gimple_build_assign (word_ref (addr, 0, true),
                                                   id));
   gimple_seq_add_stmt (&seq, gimple_build_assign (word_ref (addr, 8, true),
@@ -595,7 +599,7 @@ instrument_function (collector &c, size_t first, size_t last)
 
   push_cfun (DECL_STRUCT_FUNCTION (node->decl));
 
-  /* (1) Load the id, and the ccStack depth if needed, at function entry.
+  /* (1) Load the id, and the ccStack top if needed, at function entry.
      Every call returns with both as it found them, so GCC may sink the
      loads to the paths that use them (a leaf path of a recursive function
      then loads nothing).  Not where a call is noreturn: GCC 12's sink pass
@@ -617,7 +621,7 @@ instrument_function (collector &c, size_t first, size_t last)
     {
       d = make_ssa_name (u64);
       gimple_seq_add_stmt (&entry_seq,
-                           gimple_build_assign (d, tls_ref (CCE_TLS_DEPTH,
+                           gimple_build_assign (d, tls_ref (CCE_TLS_TOP,
                                                             pin)));
     }
   /* (7) The entry of a traced function logs.  */
@@ -736,7 +740,7 @@ instrument_function (collector &c, size_t first, size_t last)
             insert_push (&gsi, id, d, word (sn), cce_site_entry (g, sn));
           if (restore_depth)
             gimple_seq_add_stmt (&after,
-                                 gimple_build_assign (tls_ref (CCE_TLS_DEPTH,
+                                 gimple_build_assign (tls_ref (CCE_TLS_TOP,
                                                                true), d));
           if (restore_id)
             gimple_seq_add_stmt (&after,
@@ -783,7 +787,7 @@ instrument_function (collector &c, size_t first, size_t last)
   for (basic_block pad : pads)
     {
       gimple_stmt_iterator gsi = gsi_after_labels (pad);
-      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_DEPTH, true), d);
+      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_TOP, true), d);
       gimple *s2 = gimple_build_assign (tls_ref (CCE_TLS_ID, false), id);
       gsi_insert_before (&gsi, s1, GSI_SAME_STMT);
       gsi_insert_before (&gsi, s2, GSI_SAME_STMT);

@@ -6,14 +6,14 @@
    started each segment.  Both live in one initial-exec TLS block,
    __cce_tls (cce-abi.h): the id, the ccStack's depth, its capacity and its
    base.  Instrumented code pushes and pops the ccStack inline and calls
-   __cce_grow_v3 only when the ccStack is full.  This file owns the block,
+   __cce_grow_v4 only when the ccStack is full.  This file owns the block,
    and writes the event log (cce-format.h, part 2): each cce_log call
    appends one record with the thread number, the tag, the log site, the
    id and a copy of the ccStack.
 
    Threads.  Everything a thread needs lives in initial-exec TLS (__cce_tls
    and cce_self), so the hot paths (the push and pop, inline or
-   __cce_push_v3 and __cce_pop_v3, and the fast path of __cce_log_at_v3)
+   __cce_push_v4 and __cce_pop_v4, and the fast path of __cce_log_at_v4)
    take no lock and make no call.  Records go to a per-thread buffer; a
    full buffer is appended to the file with write(2) under the one global
    mutex, so a record is never split and the records of a thread stay in
@@ -38,11 +38,10 @@
    address space (CCE_STACK_RESERVE entries, 4 GiB; less if that fails or
    if RLIMIT_AS is set) without memory, and makes its first
    CCE_STACK_CHUNK entries read-write; each later grow doubles the
-   read-write part in place, with mprotect.  So entries never move, and a
-   push interrupted by a signal handler that grows the stack writes its
-   entry where it belongs.  Only a ccStack deeper than the whole
-   reservation moves, to a new region twice as large; see cce_stack_move
-   for what that costs a push a signal handler interrupts.  Regions are
+   read-write part in place, with mprotect.  Entries never move:
+   instrumented code keeps the top of the ccStack in a register across a
+   call (cce-abi.h), so a ccStack deeper than the whole reservation cannot
+   move elsewhere, and the runtime says so and aborts.  The region is
    unmapped when the thread exits (the key destructor, which the first
    grow registers).
 
@@ -52,9 +51,7 @@
    signal handler that interrupts it does not touch the buffer or the lock:
    it copies its record into a fresh mapping and pushes that on a lock-free
    per-thread list, which the interrupted code appends to the buffer before
-   it returns.  A ccStack region that is outgrown is not unmapped while the
-   thread runs (a handler may move the stack under a reader), and the grow
-   itself runs with signals blocked.  */
+   it returns.  A grow runs with signals blocked.  */
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -107,15 +104,6 @@
    it, so that the address space stays the program's.  */
 #define CCE_STACK_AS_SHARE 1024
 
-/* The deepest ccStack (a record's nstack is 32 bits, and its bytes must
-   fit a size_t).  */
-#define CCE_STACK_LIMIT \
-  (sizeof (size_t) >= 8 ? (size_t) 1 << 31 : (size_t) 1 << 25)
-
-/* Most regions a thread's ccStack can have outgrown: each holds at least
-   CCE_STACK_CHUNK entries and twice as many as the one before.  */
-#define CCE_STACK_LEVELS 32
-
 /* How long the final flush waits for a thread that is in the middle of
    copying a record into its buffer (sched_yield calls).  */
 #define CCE_FINAL_SPINS 100000
@@ -137,13 +125,6 @@ enum cce_thread_state
   CCE_THREAD_DIRECT     /* exited, or no buffer: write-through */
 };
 
-/* A ccStack region: BYTES bytes of address space at BASE.  */
-struct cce_region
-{
-  struct cce_log_frame *base;
-  size_t bytes;
-};
-
 /* The state of one thread besides __cce_tls.  */
 struct cce_thread
 {
@@ -163,14 +144,13 @@ struct cce_thread
   struct cce_log_frame *region; /* the ccStack's reservation, or NULL;
                                    the ccStack is at its start */
   size_t reserved;              /* entries REGION has address space for */
-  struct cce_region retired[CCE_STACK_LEVELS]; /* outgrown regions */
-  unsigned nretired;
+  size_t committed;             /* entries of REGION that are read-write */
 };
 
 /* The calling context of the running thread (cce-abi.h): [CCE_TLS_ID] the
-   id, [CCE_TLS_DEPTH] ccStack entries in use, [CCE_TLS_CAP] entries it has
-   room for, [CCE_TLS_BASE] its address.  All 0 at thread start, so the
-   first push grows the ccStack.  Aligned so that it sits in one cache
+   id, [CCE_TLS_TOP] the first free ccStack entry (0: empty),
+   [CCE_TLS_LAST] the last entry there is room for, [CCE_TLS_BASE] the
+   bottom.  All 0 at thread start, so the first push grows the ccStack.  Aligned so that it sits in one cache
    line.  An executable built with cce defines its own (cce-abi.h), and
    this one then goes unused: every reference binds to the executable's.
    Weak, so that a static link takes the executable's too.  */
@@ -286,11 +266,31 @@ cce_map (size_t bytes)
    others.  */
 #define CCE_TLS_WORD(I) (((volatile uint64_t *) __cce_tls)[I])
 
-/* The calling thread's ccStack.  */
+/* The calling thread's ccStack: its bottom, and its first free entry.  */
 static inline struct cce_log_frame *
 cce_stack_base (void)
 {
   return (struct cce_log_frame *) (uintptr_t) CCE_TLS_WORD (CCE_TLS_BASE);
+}
+
+/* The first free entry, BASE when TOP says "empty" (0).  */
+static inline struct cce_log_frame *
+cce_stack_top (void)
+{
+  struct cce_log_frame *top
+    = (struct cce_log_frame *) (uintptr_t) CCE_TLS_WORD (CCE_TLS_TOP);
+  return top ? top : cce_stack_base ();
+}
+
+/* The entries in use.  */
+static inline size_t
+cce_stack_depth (void)
+{
+  uint64_t top = CCE_TLS_WORD (CCE_TLS_TOP);
+  if (!top)
+    return 0;
+  return (size_t) ((top - CCE_TLS_WORD (CCE_TLS_BASE))
+                   / sizeof (struct cce_log_frame));
 }
 
 /* Say that the ccStack cannot grow, and abort.  */
@@ -301,14 +301,14 @@ cce_stack_oom (void)
   abort ();
 }
 
-/* Say that the ccStack is as deep as it can be, and abort.  */
+/* Say that the ccStack of thread T outgrew its reservation, and abort.  */
 static void __attribute__ ((noreturn, cold))
-cce_stack_too_deep (void)
+cce_stack_too_deep (const struct cce_thread *t)
 {
-  char what[64];
+  char what[96];
   char *p = what, *end = what + sizeof what - 1;
-  cce_str_cat (&p, end, "ccStack deeper than ");
-  cce_str_num (&p, end, (unsigned long) CCE_STACK_LIMIT);
+  cce_str_cat (&p, end, "ccStack deeper than its reservation of ");
+  cce_str_num (&p, end, (unsigned long) t->reserved);
   cce_str_cat (&p, end, " entries");
   *p = '\0';
   cce_complain (what, NULL, 0);
@@ -363,6 +363,15 @@ cce_stack_first_size (size_t chunk)
   return n < chunk ? chunk : n;
 }
 
+/* Publish the room of thread T's ccStack: its last usable entry.  */
+static void
+cce_stack_publish (struct cce_thread *t)
+{
+  cce_barrier ();
+  CCE_TLS_WORD (CCE_TLS_LAST)
+    = (uint64_t) (uintptr_t) (t->region + t->committed - 1);
+}
+
 /* Thread T's first grow: reserve its region, make the first chunk of it
    read-write, and have the key destructor free it when the thread exits.
    A thread that grows its ccStack again after its exit flush (in another
@@ -384,59 +393,15 @@ cce_stack_first (struct cce_thread *t)
     }
   t->region = base;
   t->reserved = n;
+  t->committed = chunk;
   pthread_once (&cce_key_once, cce_key_create);
   if (cce_key_ok && pthread_getspecific (cce_key) != t)
     pthread_setspecific (cce_key, t);
   CCE_TLS_WORD (CCE_TLS_BASE) = (uint64_t) (uintptr_t) base;
-  cce_barrier ();
-  CCE_TLS_WORD (CCE_TLS_CAP) = chunk;
+  cce_stack_publish (t);
 }
 
-/* Thread T's reservation is full: move its ccStack to a new region with
-   room for NCAP entries (reserving twice that if it can), and keep the old
-   region until the thread exits, for whoever is reading it.
-
-   This is the one case where entries move, and so the one where a push
-   can go wrong: a push that a signal handler interrupts after it has read
-   the base and before it has written its entry, in a handler that moves
-   the stack, writes its entry to the old region, and the new one keeps
-   whatever the slot held.  __cce_push_v3 checks the base again after the
-   write and writes again (cce_push_rewrite); the inline push of
-   instrumented code cannot, and a record made while that entry is on the
-   ccStack may decode wrongly.  It takes a ccStack deeper than the
-   reservation (2^28 entries, unless address space is short or limited)
-   growing in a signal handler.  */
-static void
-cce_stack_move (struct cce_thread *t, size_t ncap)
-{
-  if (t->nretired == CCE_STACK_LEVELS)
-    cce_stack_oom ();
-  size_t n = ncap <= CCE_STACK_LIMIT / 2 ? ncap * 2 : ncap;
-  struct cce_log_frame *nb = cce_stack_reserve (n);
-  if (!nb && n > ncap)
-    nb = cce_stack_reserve (n = ncap);
-  if (!nb)
-    cce_stack_oom ();
-  if (!cce_stack_commit (nb, 0, ncap))
-    {
-      munmap (nb, n * sizeof *nb);
-      cce_stack_oom ();
-    }
-  size_t cap = (size_t) CCE_TLS_WORD (CCE_TLS_CAP);
-  size_t depth = (size_t) CCE_TLS_WORD (CCE_TLS_DEPTH);
-  memcpy (nb, t->region, (depth < cap ? depth : cap) * sizeof *nb);
-  t->retired[t->nretired].base = t->region;
-  t->retired[t->nretired].bytes = t->reserved * sizeof *nb;
-  t->nretired++;
-  t->region = nb;
-  t->reserved = n;
-  cce_barrier ();
-  CCE_TLS_WORD (CCE_TLS_BASE) = (uint64_t) (uintptr_t) nb;
-  cce_barrier ();
-  CCE_TLS_WORD (CCE_TLS_CAP) = ncap;
-}
-
-/* Double thread T's ccStack: in place while its reservation lasts.  */
+/* Double the read-write part of thread T's ccStack, in place.  */
 static void
 cce_stack_grow_once (struct cce_thread *t)
 {
@@ -445,147 +410,108 @@ cce_stack_grow_once (struct cce_thread *t)
       cce_stack_first (t);
       return;
     }
-  size_t cap = (size_t) CCE_TLS_WORD (CCE_TLS_CAP);
-  if (cap >= CCE_STACK_LIMIT)
-    cce_stack_too_deep ();
-  size_t ncap = cap * 2;
-  if (ncap > t->reserved)
-    {
-      cce_stack_move (t, ncap);
-      return;
-    }
-  if (!cce_stack_commit (t->region, cap, ncap))
+  if (t->committed >= t->reserved)
+    cce_stack_too_deep (t);
+  size_t n = t->committed * 2;
+  if (n > t->reserved)
+    n = t->reserved;
+  if (!cce_stack_commit (t->region, t->committed, n))
     cce_stack_oom ();
-  CCE_TLS_WORD (CCE_TLS_CAP) = ncap;
+  t->committed = n;
+  cce_stack_publish (t);
 }
 
-/* Give the calling thread's ccStack room for one more entry, with signals
-   blocked.  A signal handler may have grown it since the caller found it
+/* Where the entry at TOP (0: an empty ccStack) goes, once there is room
+   for it: grow the calling thread's ccStack, with signals blocked, until
+   there is.  A signal handler may have grown it since the caller found it
    full: then there is nothing to do.  Aborts if there is no memory.  */
-static void __attribute__ ((noinline, cold))
-cce_stack_grow (void)
+static struct cce_log_frame * __attribute__ ((noinline, cold))
+cce_stack_grow (struct cce_log_frame *top)
 {
   struct cce_thread *t = &cce_self;
+  if (!top && t->region)
+    return t->region;           /* a TOP loaded before the first grow */
   sigset_t all, saved;
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &saved);
-  while (CCE_TLS_WORD (CCE_TLS_DEPTH) >= CCE_TLS_WORD (CCE_TLS_CAP))
+  if (!t->region)
+    cce_stack_first (t);
+  if (!top)
+    top = t->region;
+  while (top > (struct cce_log_frame *) (uintptr_t)
+                 CCE_TLS_WORD (CCE_TLS_LAST))
     cce_stack_grow_once (t);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
+  return top;
 }
 
-/* Make CAP > DEPTH (cce-abi.h).  Called by the inline push of
-   instrumented code when the ccStack is full.  */
-CCE_EXPORT void
-__cce_grow_v3 (void)
+/* Make room for an entry at TOP and say where it goes (cce-abi.h).
+   Called by the inline push of instrumented code when TOP is 0 or past
+   the last entry there is room for.  */
+CCE_EXPORT uint64_t
+__cce_grow_v4 (uint64_t top)
 {
-  cce_stack_grow ();
+  return (uint64_t) (uintptr_t)
+    cce_stack_grow ((struct cce_log_frame *) (uintptr_t) top);
 }
 
-/* Unmap the calling thread T's ccStack regions; it starts again empty, as
-   a new thread (__cce_tls all 0).  */
+/* Unmap the calling thread T's ccStack; it starts again empty, as a new
+   thread (__cce_tls all 0).  */
 static void
 cce_stack_free (struct cce_thread *t)
 {
-  CCE_TLS_WORD (CCE_TLS_CAP) = 0;
-  CCE_TLS_WORD (CCE_TLS_DEPTH) = 0;
+  CCE_TLS_WORD (CCE_TLS_LAST) = 0;
+  CCE_TLS_WORD (CCE_TLS_TOP) = 0;
   CCE_TLS_WORD (CCE_TLS_BASE) = 0;
   CCE_TLS_WORD (CCE_TLS_ID) = 0;
   cce_barrier ();
-  for (unsigned i = 0; i < t->nretired; i++)
-    munmap (t->retired[i].base, t->retired[i].bytes);
   if (t->region)
     munmap (t->region, t->reserved * sizeof *t->region);
-  t->nretired = 0;
   t->region = NULL;
   t->reserved = 0;
-}
-
-/* The end of __cce_push_v3 (ID, SITE, ENTRY) after a signal handler moved
-   the ccStack to a new region while entry D was being written (see
-   cce_stack_move): write it again, where the stack is now.  */
-static void __attribute__ ((noinline, cold))
-cce_push_rewrite (uint64_t d, uint64_t id, uint64_t site, uint64_t entry)
-{
-  struct cce_log_frame *s;
-  do
-    {
-      s = cce_stack_base ();
-      s[d].id = id;
-      s[d].site = site;
-      cce_barrier ();
-    }
-  while (unlikely (cce_stack_base () != s));
-  CCE_TLS_WORD (CCE_TLS_ID) = entry;
-}
-
-/* The push of (ID, SITE) at depth D < CAP, then entry into the callee's
-   segment with id ENTRY: the inline sequence of cce-abi.h.  The slot is
-   reserved (depth raised) before it is written, so a signal handler that
-   pushes meanwhile works above it.  */
-static inline void
-cce_push_at (uint64_t d, uint64_t id, uint64_t site, uint64_t entry)
-{
-  CCE_TLS_WORD (CCE_TLS_DEPTH) = d + 1;
-  cce_barrier ();
-  struct cce_log_frame *s = cce_stack_base ();
-  s[d].id = id;
-  s[d].site = site;
-  cce_barrier ();
-  if (unlikely (cce_stack_base () != s))
-    {
-      cce_push_rewrite (d, id, site, entry);
-      return;
-    }
-  CCE_TLS_WORD (CCE_TLS_ID) = entry;
-}
-
-/* __cce_push_v3 (ID, SITE, ENTRY) when the ccStack is full.  */
-static void __attribute__ ((noinline, cold))
-cce_push_grow (uint64_t id, uint64_t site, uint64_t entry)
-{
-  uint64_t d = CCE_TLS_WORD (CCE_TLS_DEPTH);
-  if (d >= CCE_TLS_WORD (CCE_TLS_CAP))
-    cce_stack_grow ();
-  cce_push_at (d, id, site, entry);
+  t->committed = 0;
 }
 
 /* Push (ID, SITE) on the ccStack and enter the callee's segment with id
-   ENTRY: the inline push of cce-abi.h as a function.  The slow cases are
-   tail calls, so the fast path needs no stack frame.  */
+   ENTRY: the inline push of cce-abi.h as a function.  The slot is
+   reserved (TOP raised) before it is written, so a signal handler that
+   pushes meanwhile works above it.  */
 CCE_EXPORT void
-__cce_push_v3 (uint64_t id, uint64_t site, uint64_t entry)
+__cce_push_v4 (uint64_t id, uint64_t site, uint64_t entry)
 {
-  uint64_t d = CCE_TLS_WORD (CCE_TLS_DEPTH);
-  if (unlikely (d >= CCE_TLS_WORD (CCE_TLS_CAP)))
-    {
-      cce_push_grow (id, site, entry);
-      return;
-    }
-  cce_push_at (d, id, site, entry);
+  uint64_t top = CCE_TLS_WORD (CCE_TLS_TOP);
+  if (unlikely (top - 1 >= CCE_TLS_WORD (CCE_TLS_LAST)))
+    top = __cce_grow_v4 (top);
+  struct cce_log_frame *s = (struct cce_log_frame *) (uintptr_t) top;
+  CCE_TLS_WORD (CCE_TLS_TOP) = (uint64_t) (uintptr_t) (s + 1);
+  cce_barrier ();
+  ((volatile struct cce_log_frame *) s)->id = id;
+  ((volatile struct cce_log_frame *) s)->site = site;
+  cce_barrier ();
+  CCE_TLS_WORD (CCE_TLS_ID) = entry;
 }
 
 /* Counted pushes so far (-fplugin-arg-cce-count), reported at exit to the
    file CCE_STATS names.  */
 static _Atomic uint64_t cce_push_count;
 
-/* __cce_push_v3, counted: every ccStack push of a program linked with
+/* __cce_push_v4, counted: every ccStack push of a program linked with
    -fplugin-arg-cce-count.  */
 CCE_EXPORT void
-__cce_push_counted_v3 (uint64_t id, uint64_t site, uint64_t entry)
+__cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry)
 {
   atomic_fetch_add_explicit (&cce_push_count, 1, memory_order_relaxed);
-  __cce_push_v3 (id, site, entry);
+  __cce_push_v4 (id, site, entry);
 }
 
 /* Leave a ccStack call: drop the top entry and return to the caller's id
    ID.  */
 CCE_EXPORT void
-__cce_pop_v3 (uint64_t id)
+__cce_pop_v4 (uint64_t id)
 {
-  uint64_t d = CCE_TLS_WORD (CCE_TLS_DEPTH);
-  if (likely (d != 0))
-    CCE_TLS_WORD (CCE_TLS_DEPTH) = d - 1;
+  uint64_t top = CCE_TLS_WORD (CCE_TLS_TOP);
+  if (likely (top != 0 && top != CCE_TLS_WORD (CCE_TLS_BASE)))
+    CCE_TLS_WORD (CCE_TLS_TOP) = top - sizeof (struct cce_log_frame);
   CCE_TLS_WORD (CCE_TLS_ID) = id;
 }
 
@@ -1063,8 +989,7 @@ static const struct cce_log_frame cce_no_frames[1];
 
 /* Record TAG at log site SITE with the calling thread's context.  A
    signal handler that interrupts this leaves the id and the entries below
-   the depth as they were (if it moves the ccStack, the old region stays
-   as it was, and mapped).  */
+   the top as they were.  */
 static inline void
 cce_log_at (unsigned tag, uint64_t site)
 {
@@ -1074,7 +999,7 @@ cce_log_at (unsigned tag, uint64_t site)
   r.tag = tag;
   r.site = site;
   r.id = CCE_TLS_WORD (CCE_TLS_ID);
-  r.nstack = (uint32_t) CCE_TLS_WORD (CCE_TLS_DEPTH);
+  r.nstack = (uint32_t) cce_stack_depth ();
   r.module = site == CCE_SITE_NONE ? 0 : CCE_SITE_KEY (site);
   const struct cce_log_frame *frames
     = r.nstack ? cce_stack_base () : cce_no_frames;
@@ -1091,7 +1016,7 @@ cce_log_at (unsigned tag, uint64_t site)
 
 /* cce_log (TAG) at the instrumented log site SITE.  */
 CCE_EXPORT void
-__cce_log_at_v3 (unsigned tag, uint64_t site)
+__cce_log_at_v4 (unsigned tag, uint64_t site)
 {
   cce_log_at (tag, site);
 }
@@ -1266,6 +1191,11 @@ cce_init (void)
 {
   pthread_atfork (cce_fork_prepare, cce_fork_parent, cce_fork_child);
   pthread_once (&cce_key_once, cce_key_create);
+  /* The main thread's ccStack, so that its functions never load a TOP of
+     0 and take the grow call at every push (threads that pthread_create
+     starts get theirs from the creator's entries).  */
+  if (!CCE_TLS_WORD (CCE_TLS_TOP))
+    CCE_TLS_WORD (CCE_TLS_TOP) = (uint64_t) (uintptr_t) cce_stack_grow (NULL);
 #ifdef __NR_membarrier
   if (syscall (__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
                0) == 0)

@@ -65,7 +65,7 @@ static void
 cce_signal_trampoline (int sig, siginfo_t *info, void *context)
 {
   uint64_t id = __cce_tls[CCE_TLS_ID];
-  uint64_t depth = __cce_tls[CCE_TLS_DEPTH];
+  uint64_t top = __cce_tls[CCE_TLS_TOP];
   int saved_errno = errno;
   int sync = info && (info->si_code == SI_USER || info->si_code == SI_TKILL)
              && info->si_pid == getpid ();
@@ -75,7 +75,7 @@ cce_signal_trampoline (int sig, siginfo_t *info, void *context)
                                          memory_order_relaxed);
 
   errno = saved_errno;
-  __cce_push_v3 (id, sync ? CCE_SITE_SIGNAL_SYNC : CCE_SITE_SIGNAL_ASYNC, 0);
+  __cce_push_v4 (id, sync ? CCE_SITE_SIGNAL_SYNC : CCE_SITE_SIGNAL_ASYNC, 0);
   if (fn)
     {
       if (takes_info)
@@ -83,7 +83,7 @@ cce_signal_trampoline (int sig, siginfo_t *info, void *context)
       else
         ((void (*) (int)) fn) (sig);
     }
-  __cce_tls[CCE_TLS_DEPTH] = depth;
+  __cce_tls[CCE_TLS_TOP] = top;
   __cce_tls[CCE_TLS_ID] = id;
 }
 

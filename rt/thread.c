@@ -59,7 +59,7 @@ cce_thread_start (void *origin)
   void *arg = o->arg;
 
   for (size_t i = 0; i < o->n; i++)
-    __cce_push_v3 (o->entry[i].id, o->entry[i].site, 0);
+    __cce_push_v4 (o->entry[i].id, o->entry[i].site, 0);
   free (o);
   return start (arg);
 }
@@ -69,9 +69,11 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
                 void *(*start) (void *), void *arg)
 {
   create_fn real = cce_real_create ();
-  uint64_t depth = __cce_tls[CCE_TLS_DEPTH];
+  const struct cce_log_frame *top
+    = (const struct cce_log_frame *) (uintptr_t) __cce_tls[CCE_TLS_TOP];
   const struct cce_log_frame *base
     = (const struct cce_log_frame *) (uintptr_t) __cce_tls[CCE_TLS_BASE];
+  size_t depth = top && base ? (size_t) (top - base) : 0;
   struct cce_origin *o;
   int r;
 

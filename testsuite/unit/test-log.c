@@ -68,7 +68,7 @@ static void
 push (void)
 {
   unsigned d = depth++;
-  __cce_push_v3 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
+  __cce_push_v4 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
 }
 
 /* Return from a ccStack call.  */
@@ -76,14 +76,14 @@ static void
 pop (void)
 {
   unsigned d = --depth;
-  __cce_pop_v3 (ID_BASE + d);
+  __cce_pop_v4 (ID_BASE + d);
 }
 
 /* cce_log (TAG) at an instrumented site whose number derives from TAG.  */
 static void
 log_at (unsigned tag)
 {
-  __cce_log_at_v3 (tag, SITE_OF (tag));
+  __cce_log_at_v4 (tag, SITE_OF (tag));
 }
 
 /* ------------------------------------------------------------------ */
@@ -477,10 +477,11 @@ test_ccstack_200000_deep_is_recorded_whole_and_pops_back_to_empty
 struct findings
 {
   int ok;                      /* the scenario got to its end */
-  uint64_t cap0, base0;        /* CAP and BASE before the first push */
+  uint64_t last0, base0;       /* LAST and BASE before the first push */
   uint64_t base;               /* BASE after the first push */
   unsigned long moves;         /* times BASE changed while pushing */
-  unsigned long bad_cap;       /* pushes after which CAP < DEPTH */
+  unsigned long bad_room;      /* pushes whose entry is past LAST */
+  unsigned long bad_top;       /* pushes after which TOP is not BASE + n */
   unsigned long long vm_before, vm_after;   /* VmSize, KiB */
 };
 
@@ -502,14 +503,23 @@ setup_findings (void **state)
   return setup_dir (state);
 }
 
+/* The entries in use, from TOP and BASE (cce-abi.h).  */
+static uint64_t
+entries_in_use (void)
+{
+  uint64_t top = __cce_tls[CCE_TLS_TOP];
+  return top ? (top - __cce_tls[CCE_TLS_BASE]) / sizeof (struct cce_log_frame)
+             : 0;
+}
+
 /* Push N frames, noting in FOUND whether the ccStack moves and whether
-   the entries in use stay within CAP.  */
+   the entries in use stay within the room (up to LAST).  */
 static void
 push_watching (unsigned n)
 {
-  found->cap0 = __cce_tls[CCE_TLS_CAP];
+  found->last0 = __cce_tls[CCE_TLS_LAST];
   found->base0 = __cce_tls[CCE_TLS_BASE];
-  uint64_t base = 0;
+  uint64_t base = 0, before = entries_in_use ();
   for (unsigned i = 0; i < n; i++)
     {
       push ();
@@ -520,8 +530,11 @@ push_watching (unsigned n)
           found->moves++;
           base = __cce_tls[CCE_TLS_BASE];
         }
-      if (__cce_tls[CCE_TLS_CAP] < __cce_tls[CCE_TLS_DEPTH])
-        found->bad_cap++;
+      if (__cce_tls[CCE_TLS_TOP] - sizeof (struct cce_log_frame)
+          > __cce_tls[CCE_TLS_LAST])
+        found->bad_room++;
+      if (entries_in_use () != before + i + 1)
+        found->bad_top++;
     }
 }
 
@@ -531,7 +544,7 @@ deep_and_back (unsigned n)
 {
   log_at (0);
   push_watching (n);
-  if (__cce_tls[CCE_TLS_DEPTH] != n)
+  if (entries_in_use () != n)
     _exit (91);
   log_at (1);
   for (unsigned i = 0; i < n; i++)
@@ -546,7 +559,8 @@ static void
 check_deep_and_back (pid_t pid, unsigned n)
 {
   assert_true (found->ok);
-  assert_int_equal (found->bad_cap, 0);
+  assert_int_equal (found->bad_room, 0);
+  assert_int_equal (found->bad_top, 0);
   struct log l;
   log_read (child_log (pid), &l);
   assert_int_equal (l.n, 3);
@@ -572,10 +586,11 @@ test_ccstack_entries_never_move_while_it_grows_to_200000 (void **state)
 {
   (void) state;
   pid_t pid = run_child (scenario_deep_stack_in_place, log_env);
-  /* A new process's ccStack: nothing yet.  */
-  assert_int_equal (found->cap0, 0);
-  assert_int_equal (found->base0, 0);
-  assert_true (found->base != 0);
+  /* The main thread's ccStack is there from load time (so that
+     instrumented code never loads a TOP of 0), and stays where it is.  */
+  assert_true (found->base0 != 0);
+  assert_true (found->last0 >= found->base0);
+  assert_int_equal (found->base, found->base0);
   assert_int_equal (found->moves, 0);
   check_deep_and_back (pid, DEEP);
 }
@@ -613,42 +628,104 @@ vm_size (void)
   return kib;
 }
 
-/* With RLIMIT_AS set, a thread reserves a small part of it (cce(3)): a
-   stack deeper than that moves to a larger region, and keeps its
-   entries.  */
+/* Set RLIMIT_AS to the current VmSize plus KIB KiB.  */
+static void
+limit_address_space (unsigned long long kib)
+{
+  struct rlimit rl;
+  rl.rlim_cur = rl.rlim_max = (vm_size () + kib) * 1024;
+  if (setrlimit (RLIMIT_AS, &rl) != 0)
+    _exit (93);
+}
+
+/* Run SCENARIO on a new thread, with a stack of STACK bytes, after
+   setting RLIMIT_AS to the VmSize plus STACK plus KIB KiB; with
+   RLIMIT_CORE 0 (the abort is expected).  The thread's first push (of
+   its creator's ccStack) makes its reservation under that limit.  */
+static void
+on_a_thread (void *(*scenario) (void *), size_t stack,
+             unsigned long long kib)
+{
+  struct rlimit rl = { 0, 0 };
+  setrlimit (RLIMIT_CORE, &rl);
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  pthread_attr_setstacksize (&attr, stack);
+  limit_address_space (stack / 1024 + kib);
+  pthread_t th;
+  if (pthread_create (&th, &attr, scenario, NULL) != 0)
+    _exit (94);
+  pthread_join (th, NULL);
+}
+
+/* The first line the child of the last run wrote to stderr.  */
+static void
+child_stderr (char *text, size_t size)
+{
+  char path[512];
+  snprintf (path, sizeof path, "%s/stderr", tmpdir);
+  FILE *f = fopen (path, "r");
+  assert_non_null (f);
+  size_t n = fread (text, 1, size - 1, f);
+  fclose (f);
+  text[n] = '\0';
+}
+
+/* With RLIMIT_AS set, a new thread reserves a small part of it (cce(3)):
+   entries never move, so a ccStack deeper than that says so and aborts.  */
+static void *
+thread_beyond_the_reservation (void *arg)
+{
+  (void) arg;
+  log_at (0);
+  push_watching (HUGE);
+  found->ok = 1;
+  return NULL;
+}
+
 static void
 scenario_beyond_the_reservation (void)
 {
-  struct rlimit rl;
-  rl.rlim_cur = rl.rlim_max = (vm_size () + 1024 * 1024) * 1024;
-  if (setrlimit (RLIMIT_AS, &rl) != 0)
-    _exit (93);
-  deep_and_back (HUGE);
+  on_a_thread (thread_beyond_the_reservation, 1024 * 1024, 1024 * 1024);
 }
 
 static void
-test_ccstack_deeper_than_its_reservation_moves_and_keeps_its_entries
-  (void **state)
+test_ccstack_deeper_than_its_reservation_says_so_and_aborts (void **state)
 {
   (void) state;
-  pid_t pid = run_child (scenario_beyond_the_reservation, log_env);
-  assert_true (found->moves >= 1);
-  check_deep_and_back (pid, HUGE);
+  int status;
+  run_child_status (scenario_beyond_the_reservation, log_env, &status);
+  assert_false (found->ok);
+  assert_int_equal (found->moves, 0);
+  assert_int_equal (found->bad_room, 0);
+  assert_int_equal (found->bad_top, 0);
+  assert_true (WIFSIGNALED (status));
+  assert_int_equal (WTERMSIG (status), SIGABRT);
+  char text[1024];
+  child_stderr (text, sizeof text);
+  const char *want = "cce: ccStack deeper than its reservation of ";
+  assert_memory_equal (text, want, strlen (want));
+  unsigned long entries = strtoul (text + strlen (want), NULL, 10);
+  assert_true (entries >= 4096 && entries < HUGE);
+  assert_string_equal (strchr (text + strlen (want), ' '), " entries\n");
 }
 
-/* Without the address space for a deeper ccStack, the runtime says so
-   and aborts.  */
+/* Without the address space for a ccStack, the runtime says so and
+   aborts.  */
+static void *
+thread_out_of_memory (void *arg)
+{
+  (void) arg;
+  log_at (0);
+  push_watching (1U << 24);
+  found->ok = 1;
+  return NULL;
+}
+
 static void
 scenario_out_of_memory (void)
 {
-  struct rlimit rl = { 0, 0 };
-  setrlimit (RLIMIT_CORE, &rl);  /* the abort is expected */
-  rl.rlim_cur = rl.rlim_max = (vm_size () + 64 * 1024) * 1024;
-  if (setrlimit (RLIMIT_AS, &rl) != 0)
-    _exit (93);
-  log_at (0);
-  push_watching (1U << 24);     /* 256 MiB of ccStack */
-  found->ok = 1;
+  on_a_thread (thread_out_of_memory, 256 * 1024, 32);
 }
 
 static void
@@ -660,13 +737,8 @@ test_ccstack_out_of_memory_says_so_once_and_aborts (void **state)
   assert_false (found->ok);
   assert_true (WIFSIGNALED (status));
   assert_int_equal (WTERMSIG (status), SIGABRT);
-  char path[512], text[1024];
-  snprintf (path, sizeof path, "%s/stderr", tmpdir);
-  FILE *f = fopen (path, "r");
-  assert_non_null (f);
-  size_t n = fread (text, 1, sizeof text - 1, f);
-  fclose (f);
-  text[n] = '\0';
+  char text[1024];
+  child_stderr (text, sizeof text);
   assert_string_equal (text, "cce: out of memory for the ccStack\n");
 }
 
@@ -1040,7 +1112,7 @@ main (void)
       (test_ccstack_of_2_to_the_21_entries_works,
        setup_findings, teardown_dir),
     cmocka_unit_test_setup_teardown
-      (test_ccstack_deeper_than_its_reservation_moves_and_keeps_its_entries,
+      (test_ccstack_deeper_than_its_reservation_says_so_and_aborts,
        setup_findings, teardown_dir),
     cmocka_unit_test_setup_teardown
       (test_ccstack_out_of_memory_says_so_once_and_aborts,
