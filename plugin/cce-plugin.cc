@@ -599,12 +599,16 @@ instrument_function (collector &c, size_t first, size_t last)
 
   push_cfun (DECL_STRUCT_FUNCTION (node->decl));
 
-  /* (1) Load the id, and the ccStack top if needed, at function entry.
-     Every call returns with both as it found them, so GCC may sink the
-     loads to the paths that use them (a leaf path of a recursive function
-     then loads nothing).  Not where a call is noreturn: GCC 12's sink pass
-     crashes when it sinks such a load into a block that ends in one, so
-     there the loads are volatile and stay at entry.  */
+  /* (1) Load the id, and the ccStack top if needed, where they are first
+     needed: every call returns with both as it found them, and restores
+     that are left out (8) stay inside a block, so at the start of any
+     block they are what they were at entry.  The loads go to the nearest
+     common dominator of the sites that use them, hoisted out of loops, so
+     that a path that uses neither (the leaf path of a recursive function,
+     an early return) loads nothing.  At entry where a call is noreturn
+     (GCC 12's sink pass crashes when it moves such a load into a block
+     that ends in one, so there the loads are volatile and stay at entry),
+     where a call returns twice, and where there are landing pads.  */
   bool pin = false;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
@@ -612,18 +616,58 @@ instrument_function (collector &c, size_t first, size_t last)
       if (is_gimple_call (gsi_stmt (gsi))
           && gimple_call_noreturn_p (gsi_stmt (gsi)))
         pin = true;
-  gimple_seq entry_seq = NULL;
+  basic_block entry_bb = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun));
+  basic_block load_bb = NULL;
+  bool at_entry = pin || !pads.is_empty ();
+  if (!at_entry)
+    {
+      calculate_dominance_info (CDI_DOMINATORS);
+      for (size_t i = first; i < last && !at_entry; i++)
+        {
+          gimple *stmt = c.sites[i].stmt;
+          const struct cce_site *s = &g->sites[c.sites[i].site];
+          if (!stmt || !site_has_code (s, stmt))
+            continue;
+          if (gimple_call_flags (stmt) & ECF_RETURNS_TWICE)
+            at_entry = true;
+          if (s->kind == CCE_SITE_LOG || s->kind == CCE_SITE_TRACE
+              || (s->kind == CCE_SITE_DIRECT && s->av == 0))
+            continue;
+          basic_block b = gimple_bb (stmt);
+          load_bb = load_bb ? nearest_common_dominator (CDI_DOMINATORS,
+                                                        load_bb, b)
+                            : b;
+        }
+      profile_count entry_count = entry_bb->count;
+      while (!at_entry && load_bb && load_bb != entry_bb
+             && ((current_loops && bb_loop_depth (load_bb) > 0)
+                 || !load_bb->count.initialized_p ()
+                 || !entry_count.initialized_p ()
+                 || entry_count < load_bb->count))
+        load_bb = get_immediate_dominator (CDI_DOMINATORS, load_bb);
+      free_dominance_info (CDI_DOMINATORS);
+    }
+  if (at_entry || load_bb == entry_bb)
+    load_bb = NULL;
+  gimple_seq entry_seq = NULL, load_seq = NULL;
   tree id = make_ssa_name (u64);
-  gimple_seq_add_stmt (&entry_seq,
+  gimple_seq_add_stmt (&load_seq,
                        gimple_build_assign (id, tls_ref (CCE_TLS_ID, pin)));
   tree d = NULL_TREE;
   if (stack_sites)
     {
       d = make_ssa_name (u64);
-      gimple_seq_add_stmt (&entry_seq,
+      gimple_seq_add_stmt (&load_seq,
                            gimple_build_assign (d, tls_ref (CCE_TLS_TOP,
                                                             pin)));
     }
+  if (load_bb)
+    {
+      gimple_stmt_iterator lg = gsi_after_labels (load_bb);
+      gsi_insert_seq_before (&lg, load_seq, GSI_SAME_STMT);
+    }
+  else
+    gimple_seq_add_seq (&entry_seq, load_seq);
   /* (7) The entry of a traced function logs.  */
   for (size_t i = first; i < last; i++)
     if (g->sites[c.sites[i].site].kind == CCE_SITE_TRACE)
