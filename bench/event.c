@@ -39,8 +39,10 @@
 #include <cce.h>
 extern __thread uint64_t __cce_tls[4]
   __attribute__ ((tls_model ("initial-exec")));
-/* Indices as in common/cce-abi.h: id, ccStack depth, capacity, base.  */
+/* Indices as in common/cce-abi.h: id, ccStack top (0: empty), last
+   entry with room, base.  */
 #define TLS(i) (((volatile uint64_t *) __cce_tls)[i])
+#define TLS_DEPTH() (TLS (1) ? (TLS (1) - TLS (3)) / 16 : 0)
 static int raw_mode;
 static struct
 {
@@ -109,7 +111,7 @@ capture (void)
 #if defined M_CCE
   if (raw_mode)
     {
-      uint64_t d = TLS (1);
+      uint64_t d = TLS_DEPTH ();
       cap.id = TLS (0);
       cap.depth = d;
       if (d)
@@ -121,7 +123,7 @@ capture (void)
   else
     {
       cce_log (7);
-      frames_seen = (long) TLS (1);
+      frames_seen = (long) TLS_DEPTH ();
     }
 #elif defined M_BT
   frames_seen = backtrace (pcs, MAXF);
