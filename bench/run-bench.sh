@@ -103,6 +103,11 @@ t_start=$(date +%s)
 progress () { echo "bench: $*" >&2; }
 die () { echo "$me: $*" >&2; exit 1; }
 
+# Logs and decoder output go to /dev/null: if it is not the device (a
+# program run as root can replace it with a regular file), every log goes
+# to disk and the per-event and decoding numbers are wrong.
+test -c /dev/null || die "/dev/null is not a character device (ls -l /dev/null); as root: rm /dev/null && mknod -m 666 /dev/null c 1 3"
+
 # The results file: everything the tables print goes there too.
 : > "$out.tmp" || die "cannot write $out.tmp"
 emit () { printf '%s\n' "$*"; printf '%s\n' "$*" >> "$out.tmp"; }
