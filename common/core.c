@@ -4,8 +4,9 @@
    Encoding follows Sumner et al., "Precise Calling Context Encoding"
    (ICSE 2010), with DACCE's ccStack for what one number cannot carry:
 
-     1. A depth-first search from the entry nodes finds the back edges of
-        recursion; they move to the ccStack (site kind 'b').
+     1. Back edges of recursion move to the ccStack (site kind 'b'): the
+        edges against a node order chosen in each strongly connected
+        component so that the hot edges of a cycle stay direct.
      2. In topological order, numCC (N) = [N has a root] + the sum of numCC
         over N's incoming direct edges.  Where the sum would exceed
         UINT64_MAX, the incoming edges with the most contexts move to the
@@ -419,64 +420,346 @@ fail:
   return -1;
 }
 
-/* Step 1: mark back edges of a depth-first search from the entry nodes
-   (then from any node not reached) as ccStack sites.  Iterative, so that
-   deep graphs cannot overflow the C stack.  */
+/* Step 1: choose the back edges of recursion: a set of direct edges
+   whose removal leaves the call graph acyclic.  Each becomes a ccStack
+   site, which costs a push at every execution, so the set should be
+   cheap: within each strongly connected component, the nodes are put in
+   an order that the hot edges follow (Eades, Lin and Smyth's greedy
+   heuristic for a small feedback arc set, with the sites' estimated
+   frequencies as weights), and the edges that go against the order are
+   the back edges.  In a cycle f -> g (rarely) and g -> f (in a loop),
+   that makes f -> g the back edge, not g -> f.  Self calls are always
+   back edges.  */
+
+/* Tarjan's strongly connected components of G's edges, iteratively:
+   COMP[v] = the component of node v; components are numbered from 0.
+   Returns the number of components, or -1 when out of memory.  */
+static long
+find_components (const struct cce_graph *g, const struct adj *a,
+                 uint32_t *comp)
+{
+  size_t nn = g->nnodes;
+  uint32_t *index = malloc ((nn ? nn : 1) * sizeof (uint32_t));
+  uint32_t *low = malloc ((nn ? nn : 1) * sizeof (uint32_t));
+  uint32_t *next = malloc ((nn ? nn : 1) * sizeof (uint32_t));
+  uint32_t *call = malloc ((nn ? nn : 1) * sizeof (uint32_t));
+  uint32_t *stack = malloc ((nn ? nn : 1) * sizeof (uint32_t));
+  unsigned char *on = calloc (nn ? nn : 1, 1);
+  long ncomp = 0;
+  uint32_t counter = 0;
+  size_t sp = 0;
+
+  if (!index || !low || !next || !call || !stack || !on)
+    {
+      ncomp = -1;
+      goto out;
+    }
+  for (size_t i = 0; i < nn; i++)
+    index[i] = UINT32_MAX;
+  for (size_t r = 0; r < nn; r++)
+    {
+      size_t csp = 0;
+      if (index[r] != UINT32_MAX)
+        continue;
+      call[csp++] = (uint32_t) r;
+      index[r] = low[r] = counter++;
+      next[r] = a->out_index[r];
+      stack[sp++] = (uint32_t) r;
+      on[r] = 1;
+      while (csp)
+        {
+          uint32_t u = call[csp - 1];
+          if (next[u] < a->out_index[u + 1])
+            {
+              uint32_t v = g->sites[a->out_sites[next[u]++]].target;
+              if (index[v] == UINT32_MAX)
+                {
+                  index[v] = low[v] = counter++;
+                  next[v] = a->out_index[v];
+                  stack[sp++] = v;
+                  on[v] = 1;
+                  call[csp++] = v;
+                }
+              else if (on[v] && index[v] < low[u])
+                low[u] = index[v];
+              continue;
+            }
+          csp--;
+          if (csp && low[u] < low[call[csp - 1]])
+            low[call[csp - 1]] = low[u];
+          if (low[u] == index[u])
+            {
+              uint32_t w;
+              do
+                {
+                  w = stack[--sp];
+                  on[w] = 0;
+                  comp[w] = (uint32_t) ncomp;
+                }
+              while (w != u);
+              ncomp++;
+            }
+        }
+    }
+out:
+  free (index);
+  free (low);
+  free (next);
+  free (call);
+  free (stack);
+  free (on);
+  return ncomp;
+}
+
+/* The weight of site S in the ordering: its estimated executions per
+   entry of its node, never 0, so that edges still count.  */
+static double
+back_weight (const struct cce_site *s)
+{
+  return s->freq > 1e-9 ? s->freq : 1e-9;
+}
+
+/* Does node FROM reach node TO over direct (not back) edges within
+   FROM's component?  SEEN and QUEUE have room for every node; SEEN is
+   all 0 on entry and on return.  */
+static int
+reaches (const struct cce_graph *g, const struct adj *a,
+         const uint32_t *comp, uint32_t from, uint32_t to,
+         unsigned char *seen, uint32_t *queue)
+{
+  size_t head = 0, tail = 0;
+  int found = from == to;
+  queue[tail++] = from;
+  seen[from] = 1;
+  while (head < tail && !found)
+    {
+      uint32_t u = queue[head++];
+      for (uint32_t k = a->out_index[u]; k < a->out_index[u + 1]; k++)
+        {
+          const struct cce_site *s = &g->sites[a->out_sites[k]];
+          uint32_t v = s->target;
+          if (s->kind != CCE_SITE_DIRECT || seen[v] || comp[v] != comp[from])
+            continue;
+          if (v == to)
+            {
+              found = 1;
+              break;
+            }
+          seen[v] = 1;
+          queue[tail++] = v;
+        }
+    }
+  for (size_t k = 0; k < tail; k++)
+    seen[queue[k]] = 0;
+  return found;
+}
+
+/* A back edge to give back, heaviest first.  */
+struct back_item
+{
+  double weight;
+  uint32_t site;
+};
+
+static int
+back_item_cmp (const void *x, const void *y)
+{
+  const struct back_item *a = x, *b = y;
+  if (a->weight != b->weight)
+    return a->weight > b->weight ? -1 : 1;
+  return a->site < b->site ? -1 : a->site > b->site;
+}
+
+/* The order leaves back edges that no cycle needs: one whose target does
+   not reach its caller over the direct edges can be direct again without
+   closing a cycle.  Give those back, heaviest first; afterwards every
+   back edge closes a cycle of direct edges.  NBACK = the back edges.  */
+static int
+keep_needed_back_edges (struct cce_graph *g, const struct adj *a,
+                        const uint32_t *comp, size_t nback)
+{
+  size_t nn = g->nnodes, n = 0;
+  struct back_item *list = malloc ((nback ? nback : 1) * sizeof *list);
+  uint32_t *queue = malloc ((nn ? nn : 1) * sizeof (uint32_t));
+  unsigned char *seen = calloc (nn ? nn : 1, 1);
+  int ret = -1;
+  if (!list || !queue || !seen)
+    goto out;
+  for (size_t i = 0; i < g->nsites; i++)
+    if (g->sites[i].kind == CCE_SITE_BACK && g->sites[i].reason == 'r'
+        && g->sites[i].node != g->sites[i].target)
+      {
+        list[n].weight = back_weight (&g->sites[i]);
+        list[n++].site = (uint32_t) i;
+      }
+  qsort (list, n, sizeof *list, back_item_cmp);
+  for (size_t k = 0; k < n; k++)
+    {
+      struct cce_site *s = &g->sites[list[k].site];
+      if (!reaches (g, a, comp, s->target, s->node, seen, queue))
+        {
+          s->kind = CCE_SITE_DIRECT;
+          s->reason = 0;
+        }
+    }
+  ret = 0;
+out:
+  free (list);
+  free (queue);
+  free (seen);
+  return ret;
+}
+
 static int
 mark_back_edges (struct cce_graph *g, const struct adj *a)
 {
-  size_t nn = g->nnodes, pass, r;
-  unsigned char *state = calloc (nn ? nn : 1, 1); /* 0 new, 1 open, 2 done */
-  uint32_t *stack = malloc ((nn + 1) * sizeof (uint32_t));
-  uint32_t *next = calloc (nn ? nn : 1, sizeof (uint32_t));
+  size_t nn = g->nnodes;
+  uint32_t *comp = malloc ((nn ? nn : 1) * sizeof (uint32_t));
+  uint32_t *first = NULL, *members = NULL, *pos = NULL;
+  uint32_t *indeg = NULL, *outdeg = NULL;
+  double *inw = NULL, *outw = NULL;
+  unsigned char *gone = NULL;
+  int ret = -1;
+  long ncomp;
 
-  if (!state || !stack || !next)
+  if (!comp)
+    return -1;
+  ncomp = find_components (g, a, comp);
+  if (ncomp < 0)
+    goto out;
+  first = calloc ((size_t) ncomp + 1, sizeof (uint32_t));
+  members = malloc ((nn ? nn : 1) * sizeof (uint32_t));
+  pos = malloc ((nn ? nn : 1) * sizeof (uint32_t));
+  indeg = calloc (nn ? nn : 1, sizeof (uint32_t));
+  outdeg = calloc (nn ? nn : 1, sizeof (uint32_t));
+  inw = calloc (nn ? nn : 1, sizeof (double));
+  outw = calloc (nn ? nn : 1, sizeof (double));
+  gone = calloc (nn ? nn : 1, 1);
+  if (!first || !members || !pos || !indeg || !outdeg || !inw || !outw
+      || !gone)
+    goto out;
+
+  /* The members of each component, together.  */
+  for (size_t v = 0; v < nn; v++)
+    first[comp[v] + 1]++;
+  for (long c = 0; c < ncomp; c++)
+    first[c + 1] += first[c];
+  {
+    uint32_t *fill = calloc ((size_t) ncomp + 1, sizeof (uint32_t));
+    if (!fill)
+      goto out;
+    for (size_t v = 0; v < nn; v++)
+      members[first[comp[v]] + fill[comp[v]]++] = (uint32_t) v;
+    free (fill);
+  }
+
+  /* Degrees and weights inside the components, self calls left out.  */
+  for (size_t i = 0; i < g->nsites; i++)
     {
-      free (state);
-      free (stack);
-      free (next);
-      return -1;
+      const struct cce_site *s = &g->sites[i];
+      if (!is_edge (g, s) || s->node == s->target
+          || comp[s->node] != comp[s->target])
+        continue;
+      outdeg[s->node]++;
+      indeg[s->target]++;
+      outw[s->node] += back_weight (s);
+      inw[s->target] += back_weight (s);
     }
-  for (pass = 0; pass < 2; pass++)
-    for (r = 0; r < nn; r++)
-      {
-        size_t sp = 0;
 
-        if (state[r] || (pass == 0 && !(g->nodes[r].flags & CCE_NODE_ENTRY)))
+  /* Order each component: sinks go to the end, sources to the front, and
+     otherwise the node whose outgoing weight most exceeds its incoming
+     weight comes next.  POS[v] = v's place within its component.  */
+  for (long c = 0; c < ncomp; c++)
+    {
+      uint32_t lo = first[c], hi = first[c + 1], n = hi - lo;
+      uint32_t front = 0, back = n, left = n;
+      if (n < 2)
+        {
+          pos[members[lo]] = 0;
           continue;
-        state[r] = 1;
-        next[r] = a->out_index[r];
-        stack[sp++] = (uint32_t) r;
-        while (sp)
-          {
-            uint32_t u = stack[sp - 1];
-            if (next[u] < a->out_index[u + 1])
-              {
-                uint32_t s = a->out_sites[next[u]++];
-                uint32_t v = g->sites[s].target;
-                if (state[v] == 1)
-                  {
-                    g->sites[s].kind = CCE_SITE_BACK;
-                    g->sites[s].reason = 'r';
-                  }
-                else if (state[v] == 0)
-                  {
-                    state[v] = 1;
-                    next[v] = a->out_index[v];
-                    stack[sp++] = v;
-                  }
-              }
-            else
-              {
-                state[u] = 2;
-                sp--;
-              }
-          }
-      }
-  free (state);
-  free (stack);
-  free (next);
-  return 0;
+        }
+      while (left)
+        {
+          uint32_t pick = UINT32_MAX;
+          int to_back = 0;
+          double best = 0;
+          for (uint32_t k = lo; k < hi; k++)
+            {
+              uint32_t v = members[k];
+              if (gone[v])
+                continue;
+              if (outdeg[v] == 0)
+                {
+                  pick = v;
+                  to_back = 1;
+                  break;
+                }
+              if (indeg[v] == 0)
+                {
+                  pick = v;
+                  break;
+                }
+              if (pick == UINT32_MAX || outw[v] - inw[v] > best)
+                {
+                  pick = v;
+                  best = outw[v] - inw[v];
+                }
+            }
+          gone[pick] = 1;
+          left--;
+          pos[pick] = to_back ? --back : front++;
+          /* Take PICK's edges out of its neighbours' degrees.  */
+          for (uint32_t k = a->out_index[pick]; k < a->out_index[pick + 1];
+               k++)
+            {
+              const struct cce_site *s = &g->sites[a->out_sites[k]];
+              if (s->target != pick && comp[s->target] == (uint32_t) c)
+                {
+                  indeg[s->target]--;
+                  inw[s->target] -= back_weight (s);
+                }
+            }
+          for (uint32_t k = a->in_index[pick]; k < a->in_index[pick + 1];
+               k++)
+            {
+              const struct cce_site *s = &g->sites[a->in_sites[k]];
+              if (s->node != pick && comp[s->node] == (uint32_t) c)
+                {
+                  outdeg[s->node]--;
+                  outw[s->node] -= back_weight (s);
+                }
+            }
+        }
+    }
+
+  /* Edges against the order, and self calls, are the back edges.  */
+  size_t nback = 0;
+  for (size_t i = 0; i < g->nsites; i++)
+    {
+      struct cce_site *s = &g->sites[i];
+      if (!is_edge (g, s) || comp[s->node] != comp[s->target])
+        continue;
+      if (s->node == s->target || pos[s->target] < pos[s->node])
+        {
+          s->kind = CCE_SITE_BACK;
+          s->reason = 'r';
+          nback++;
+        }
+    }
+  if (keep_needed_back_edges (g, a, comp, nback) < 0)
+    goto out;
+  ret = 0;
+out:
+  free (comp);
+  free (first);
+  free (members);
+  free (pos);
+  free (indeg);
+  free (outdeg);
+  free (inw);
+  free (outw);
+  free (gone);
+  return ret;
 }
 
 /* Order of incoming edges when laying out addition values: decreasing

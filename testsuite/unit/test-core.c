@@ -1765,6 +1765,41 @@ test_mutual_recursion_makes_only_dfs_back_edge_back (void **state)
   model_free (&m);
 }
 
+/* The back edge of a cycle is its cold edge: f calls g rarely, g calls f
+   in a loop (a list free that recurses through its elements), so g -> f
+   stays direct and f -> g carries the push.  */
+static void
+test_mutual_recursion_puts_the_push_on_the_cold_edge (void **state)
+{
+  struct model m = { 0 };
+  struct run R;
+  uint32_t main_, f, g_, mf, fg, gf;
+  const struct cce_graph *g;
+
+  (void) state;
+  set_ctx ("mutual recursion, one hot edge");
+  main_ = m_node (&m, 0, CCE_NODE_ENTRY);
+  f = m_node (&m, 1, 0);
+  g_ = m_node (&m, 2, 0);
+  mf = m_site (&m, main_, CCE_SITE_DIRECT, f, 1);
+  fg = m_site (&m, f, CCE_SITE_DIRECT, g_, 0.1);
+  gf = m_site (&m, g_, CCE_SITE_DIRECT, f, 10);
+  m_site (&m, f, CCE_SITE_LOG, CCE_NONE, 1);
+  m_site (&m, g_, CCE_SITE_LOG, CCE_NONE, 1);
+  run_all (&m, &R);
+  g = R.g;
+  CHECK (g->sites[fg].kind == CCE_SITE_BACK && g->sites[fg].reason == 'r',
+         "f->g (cold) is %c, not a recursion back site", g->sites[fg].kind);
+  CHECK (g->sites[gf].kind == CCE_SITE_DIRECT
+         && g->sites[mf].kind == CCE_SITE_DIRECT,
+         "g->f (hot) or main->f not direct");
+  CHECK (g->nodes[g_].has_root, "g, the callee of the back edge, has no root");
+  CHECK (R.st.back_sites == 1, "stats.back_sites %zu", R.st.back_sites);
+  CHECK (R.checks > 5, "simulation decoded %zu records", R.checks);
+  run_free (&R);
+  model_free (&m);
+}
+
 static void
 test_three_cycle_makes_only_closing_edge_back (void **state)
 {
@@ -2934,6 +2969,7 @@ main (void)
     cmocka_unit_test (test_entry_node_has_root_zero_and_direct_edges_from_one),
     cmocka_unit_test (test_self_recursion_becomes_back_site_with_reason_r),
     cmocka_unit_test (test_mutual_recursion_makes_only_dfs_back_edge_back),
+    cmocka_unit_test (test_mutual_recursion_puts_the_push_on_the_cold_edge),
     cmocka_unit_test (test_three_cycle_makes_only_closing_edge_back),
     cmocka_unit_test (test_cycle_entered_twice_gets_exactly_one_back_edge),
     cmocka_unit_test (test_cycle_unreachable_from_entries_is_still_broken),
