@@ -1734,7 +1734,7 @@ test_self_recursion_becomes_back_site_with_reason_r (void **state)
 }
 
 static void
-test_mutual_recursion_makes_only_dfs_back_edge_back (void **state)
+test_mutual_recursion_of_equal_weights_makes_one_back_edge (void **state)
 {
   struct model m = { 0 };
   struct run R;
@@ -2968,7 +2968,7 @@ main (void)
     cmocka_unit_test (test_calls_that_reach_no_log_are_dead),
     cmocka_unit_test (test_entry_node_has_root_zero_and_direct_edges_from_one),
     cmocka_unit_test (test_self_recursion_becomes_back_site_with_reason_r),
-    cmocka_unit_test (test_mutual_recursion_makes_only_dfs_back_edge_back),
+    cmocka_unit_test (test_mutual_recursion_of_equal_weights_makes_one_back_edge),
     cmocka_unit_test (test_mutual_recursion_puts_the_push_on_the_cold_edge),
     cmocka_unit_test (test_three_cycle_makes_only_closing_edge_back),
     cmocka_unit_test (test_cycle_entered_twice_gets_exactly_one_back_edge),
