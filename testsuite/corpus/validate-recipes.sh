@@ -84,8 +84,10 @@ vrecipe_zstd_run () {
 }
 
 vrecipe_tcc_funcs () { echo unary gen_op vpushi tok_alloc sym_push2 block; }
+# Not -o /dev/null: tcc unlinks its output file and creates a new one,
+# which, run as root, replaced /dev/null with a regular file.
 vrecipe_tcc_run () {
-  v_bin=tcc v_args="-B. -I. -Iinclude -c tcc.c -o /dev/null" v_stdin=/dev/null
+  v_bin=tcc v_args="-B. -I. -Iinclude -c tcc.c -o validate-self.o" v_stdin=/dev/null
 }
 
 vrecipe_bash_funcs () {
