@@ -135,6 +135,14 @@ void __cce_push_v4 (uint64_t id, uint64_t site, uint64_t entry);
 void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
 void __cce_pop_v4 (uint64_t id);
 void __cce_log_at_v4 (unsigned tag, uint64_t site);
+
+/* The ccStack entries in use, from the words TOP and BASE of a thread's
+   block (a TOP of 0 is an empty ccStack; an entry is 16 bytes).  */
+static inline uint64_t
+cce_tls_depth (uint64_t top, uint64_t base)
+{
+  return top ? (top - base) / (2 * sizeof (uint64_t)) : 0;
+}
 extern const char __cce_dict[] __attribute__ ((weak));
 #endif
 

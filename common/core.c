@@ -674,10 +674,7 @@ mark_back_edges (struct cce_graph *g, const struct adj *a)
       uint32_t lo = first[c], hi = first[c + 1], n = hi - lo;
       uint32_t front = 0, back = n, left = n;
       if (n < 2)
-        {
-          pos[members[lo]] = 0;
-          continue;
-        }
+        continue;               /* only self calls, always back edges */
       while (left)
         {
           uint32_t pick = UINT32_MAX;

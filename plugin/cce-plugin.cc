@@ -653,12 +653,12 @@ instrument_function (collector &c, size_t first, size_t last)
   tree id = make_ssa_name (u64);
   gimple_seq_add_stmt (&load_seq,
                        gimple_build_assign (id, tls_ref (CCE_TLS_ID, pin)));
-  tree d = NULL_TREE;
+  tree top = NULL_TREE;
   if (stack_sites)
     {
-      d = make_ssa_name (u64);
+      top = make_ssa_name (u64);
       gimple_seq_add_stmt (&load_seq,
-                           gimple_build_assign (d, tls_ref (CCE_TLS_TOP,
+                           gimple_build_assign (top, tls_ref (CCE_TLS_TOP,
                                                             pin)));
     }
   if (load_bb)
@@ -690,7 +690,7 @@ instrument_function (collector &c, size_t first, size_t last)
      next statement of the block that is a call is a site whose code stores
      the id before it (a direct site with an addition value, or a ccStack
      site), nothing in between can see the id; and when that site pushes
-     inline, which sets the depth from D, the depth is not restored
+     inline, which sets the top from TOP, the top is not restored
      either.  Decided before any code goes in.  */
   std::vector<char> keep_id (last - first, 1), keep_depth (last - first, 1);
   for (size_t i = first; i < last; i++)
@@ -781,11 +781,11 @@ instrument_function (collector &c, size_t first, size_t last)
                 continue;
             }
           else
-            insert_push (&gsi, id, d, word (sn), cce_site_entry (g, sn));
+            insert_push (&gsi, id, top, word (sn), cce_site_entry (g, sn));
           if (restore_depth)
             gimple_seq_add_stmt (&after,
                                  gimple_build_assign (tls_ref (CCE_TLS_TOP,
-                                                               true), d));
+                                                               true), top));
           if (restore_id)
             gimple_seq_add_stmt (&after,
                                  gimple_build_assign (tls_ref (CCE_TLS_ID,
@@ -831,7 +831,7 @@ instrument_function (collector &c, size_t first, size_t last)
   for (basic_block pad : pads)
     {
       gimple_stmt_iterator gsi = gsi_after_labels (pad);
-      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_TOP, true), d);
+      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_TOP, true), top);
       gimple *s2 = gimple_build_assign (tls_ref (CCE_TLS_ID, false), id);
       gsi_insert_before (&gsi, s1, GSI_SAME_STMT);
       gsi_insert_before (&gsi, s2, GSI_SAME_STMT);

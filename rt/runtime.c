@@ -266,31 +266,11 @@ cce_map (size_t bytes)
    others.  */
 #define CCE_TLS_WORD(I) (((volatile uint64_t *) __cce_tls)[I])
 
-/* The calling thread's ccStack: its bottom, and its first free entry.  */
+/* The calling thread's ccStack.  */
 static inline struct cce_log_frame *
 cce_stack_base (void)
 {
   return (struct cce_log_frame *) (uintptr_t) CCE_TLS_WORD (CCE_TLS_BASE);
-}
-
-/* The first free entry, BASE when TOP says "empty" (0).  */
-static inline struct cce_log_frame *
-cce_stack_top (void)
-{
-  struct cce_log_frame *top
-    = (struct cce_log_frame *) (uintptr_t) CCE_TLS_WORD (CCE_TLS_TOP);
-  return top ? top : cce_stack_base ();
-}
-
-/* The entries in use.  */
-static inline size_t
-cce_stack_depth (void)
-{
-  uint64_t top = CCE_TLS_WORD (CCE_TLS_TOP);
-  if (!top)
-    return 0;
-  return (size_t) ((top - CCE_TLS_WORD (CCE_TLS_BASE))
-                   / sizeof (struct cce_log_frame));
 }
 
 /* Say that the ccStack cannot grow, and abort.  */
@@ -999,10 +979,13 @@ cce_log_at (unsigned tag, uint64_t site)
   r.tag = tag;
   r.site = site;
   r.id = CCE_TLS_WORD (CCE_TLS_ID);
-  r.nstack = (uint32_t) cce_stack_depth ();
+  uint64_t top = CCE_TLS_WORD (CCE_TLS_TOP);
+  uint64_t base = CCE_TLS_WORD (CCE_TLS_BASE);
+  r.nstack = (uint32_t) cce_tls_depth (top, base);
   r.module = site == CCE_SITE_NONE ? 0 : CCE_SITE_KEY (site);
   const struct cce_log_frame *frames
-    = r.nstack ? cce_stack_base () : cce_no_frames;
+    = r.nstack ? (const struct cce_log_frame *) (uintptr_t) base
+               : cce_no_frames;
   if (unlikely (t->in_log))
     {
       cce_defer (t, &r, frames);

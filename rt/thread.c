@@ -69,11 +69,10 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
                 void *(*start) (void *), void *arg)
 {
   create_fn real = cce_real_create ();
-  const struct cce_log_frame *top
-    = (const struct cce_log_frame *) (uintptr_t) __cce_tls[CCE_TLS_TOP];
   const struct cce_log_frame *base
     = (const struct cce_log_frame *) (uintptr_t) __cce_tls[CCE_TLS_BASE];
-  size_t depth = top && base ? (size_t) (top - base) : 0;
+  size_t depth = (size_t) cce_tls_depth (__cce_tls[CCE_TLS_TOP],
+                                         __cce_tls[CCE_TLS_BASE]);
   struct cce_origin *o;
   int r;
 

@@ -507,9 +507,7 @@ setup_findings (void **state)
 static uint64_t
 entries_in_use (void)
 {
-  uint64_t top = __cce_tls[CCE_TLS_TOP];
-  return top ? (top - __cce_tls[CCE_TLS_BASE]) / sizeof (struct cce_log_frame)
-             : 0;
+  return cce_tls_depth (__cce_tls[CCE_TLS_TOP], __cce_tls[CCE_TLS_BASE]);
 }
 
 /* Push N frames, noting in FOUND whether the ccStack moves and whether
@@ -638,12 +636,12 @@ limit_address_space (unsigned long long kib)
     _exit (93);
 }
 
-/* Run SCENARIO on a new thread, with a stack of STACK bytes, after
+/* Run SCENARIO (ARG) on a new thread, with a stack of STACK bytes, after
    setting RLIMIT_AS to the VmSize plus STACK plus KIB KiB; with
    RLIMIT_CORE 0 (the abort is expected).  The thread's first push (of
    its creator's ccStack) makes its reservation under that limit.  */
 static void
-on_a_thread (void *(*scenario) (void *), size_t stack,
+on_a_thread (void *(*scenario) (void *), const void *arg, size_t stack,
              unsigned long long kib)
 {
   struct rlimit rl = { 0, 0 };
@@ -653,7 +651,7 @@ on_a_thread (void *(*scenario) (void *), size_t stack,
   pthread_attr_setstacksize (&attr, stack);
   limit_address_space (stack / 1024 + kib);
   pthread_t th;
-  if (pthread_create (&th, &attr, scenario, NULL) != 0)
+  if (pthread_create (&th, &attr, scenario, (void *) arg) != 0)
     _exit (94);
   pthread_join (th, NULL);
 }
@@ -671,38 +669,47 @@ child_stderr (char *text, size_t size)
   text[n] = '\0';
 }
 
-/* With RLIMIT_AS set, a new thread reserves a small part of it (cce(3)):
-   entries never move, so a ccStack deeper than that says so and aborts.  */
+/* A thread that logs and then pushes *ARG frames, watching.  */
 static void *
-thread_beyond_the_reservation (void *arg)
+thread_pushing (void *arg)
 {
-  (void) arg;
   log_at (0);
-  push_watching (HUGE);
+  push_watching (*(const unsigned *) arg);
   found->ok = 1;
   return NULL;
 }
 
+/* Run SCENARIO in a child, which must abort (SIGABRT) before its end;
+   the first TEXTSIZE - 1 bytes of its stderr go to TEXT.  */
+static void
+run_to_abort (void (*scenario) (void), char *text, size_t textsize)
+{
+  int status;
+  run_child_status (scenario, log_env, &status);
+  assert_false (found->ok);
+  assert_true (WIFSIGNALED (status));
+  assert_int_equal (WTERMSIG (status), SIGABRT);
+  child_stderr (text, textsize);
+}
+
+/* With RLIMIT_AS set, a new thread reserves a small part of it (cce(3)):
+   entries never move, so a ccStack deeper than that says so and aborts.  */
 static void
 scenario_beyond_the_reservation (void)
 {
-  on_a_thread (thread_beyond_the_reservation, 1024 * 1024, 1024 * 1024);
+  static const unsigned frames = HUGE;
+  on_a_thread (thread_pushing, &frames, 1024 * 1024, 1024 * 1024);
 }
 
 static void
 test_ccstack_deeper_than_its_reservation_says_so_and_aborts (void **state)
 {
   (void) state;
-  int status;
-  run_child_status (scenario_beyond_the_reservation, log_env, &status);
-  assert_false (found->ok);
+  char text[1024];
+  run_to_abort (scenario_beyond_the_reservation, text, sizeof text);
   assert_int_equal (found->moves, 0);
   assert_int_equal (found->bad_room, 0);
   assert_int_equal (found->bad_top, 0);
-  assert_true (WIFSIGNALED (status));
-  assert_int_equal (WTERMSIG (status), SIGABRT);
-  char text[1024];
-  child_stderr (text, sizeof text);
   const char *want = "cce: ccStack deeper than its reservation of ";
   assert_memory_equal (text, want, strlen (want));
   unsigned long entries = strtoul (text + strlen (want), NULL, 10);
@@ -712,33 +719,19 @@ test_ccstack_deeper_than_its_reservation_says_so_and_aborts (void **state)
 
 /* Without the address space for a ccStack, the runtime says so and
    aborts.  */
-static void *
-thread_out_of_memory (void *arg)
-{
-  (void) arg;
-  log_at (0);
-  push_watching (1U << 24);
-  found->ok = 1;
-  return NULL;
-}
-
 static void
 scenario_out_of_memory (void)
 {
-  on_a_thread (thread_out_of_memory, 256 * 1024, 32);
+  static const unsigned frames = 1U << 24;
+  on_a_thread (thread_pushing, &frames, 256 * 1024, 32);
 }
 
 static void
 test_ccstack_out_of_memory_says_so_once_and_aborts (void **state)
 {
   (void) state;
-  int status;
-  run_child_status (scenario_out_of_memory, log_env, &status);
-  assert_false (found->ok);
-  assert_true (WIFSIGNALED (status));
-  assert_int_equal (WTERMSIG (status), SIGABRT);
   char text[1024];
-  child_stderr (text, sizeof text);
+  run_to_abort (scenario_out_of_memory, text, sizeof text);
   assert_string_equal (text, "cce: out of memory for the ccStack\n");
 }
 
