@@ -235,6 +235,34 @@ void cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
                       size_t nsites, struct cce_path_frame *frames,
                       size_t maxframes, size_t *nframes);
 
+/* Which restores a function needs.  After a call site the id (the ccStack
+   top) must be put back only if something reads it before the next site
+   writes it again.  The plugin describes each instrumented function as
+   blocks of events, in order, each with what it reads of the value it
+   finds (CCE_FLOW_USE_*) and what it writes (CCE_FLOW_DEF_*): a site that
+   stores the id before its call defines the id; a free call, a log site,
+   the load of the id and a return use it.  */
+#define CCE_FLOW_USE_ID 0x01
+#define CCE_FLOW_USE_TOP 0x02
+#define CCE_FLOW_DEF_ID 0x04
+#define CCE_FLOW_DEF_TOP 0x08
+
+struct cce_flow
+{
+  size_t nblocks;
+  const uint32_t *ev_start;    /* nblocks + 1: block b has the events
+                                  ev[ev_start[b] .. ev_start[b + 1]) */
+  const uint8_t *ev;           /* CCE_FLOW_* of each event */
+  const uint32_t *succ_start;  /* nblocks + 1, the same for succ[] */
+  const uint32_t *succ;        /* successor blocks; CCE_NONE: a place that
+                                  uses both (the exit, an abnormal edge) */
+};
+
+/* Set LIVE[E] to the CCE_FLOW_USE_* bits of what is read after event E
+   before it is written again (a least fixed point over the blocks).
+   Returns 0, or -1 when out of memory.  */
+int cce_flow_live_after (const struct cce_flow *f, uint8_t *live);
+
 #ifdef __cplusplus
 }
 #endif

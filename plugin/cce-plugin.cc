@@ -600,9 +600,9 @@ instrument_function (collector &c, size_t first, size_t last)
   push_cfun (DECL_STRUCT_FUNCTION (node->decl));
 
   /* (1) Load the id, and the ccStack top if needed, where they are first
-     needed: every call returns with both as it found them, and restores
-     that are left out (8) stay inside a block, so at the start of any
-     block they are what they were at entry.  The loads go to the nearest
+     needed: every call returns with both as it found them, and the loads
+     count as reads in (8), so every path reaches them with both as they
+     were at entry.  The loads go to the nearest
      common dominator of the sites that use them, hoisted out of loops, so
      that a path that uses neither (the leaf path of a recursive function,
      an early return) loads nothing.  At entry where a call is noreturn
@@ -661,6 +661,10 @@ instrument_function (collector &c, size_t first, size_t last)
                            gimple_build_assign (top, tls_ref (CCE_TLS_TOP,
                                                             pin)));
     }
+  hash_set<gimple *> loads;   /* for (8) */
+  for (gimple_stmt_iterator it = gsi_start (load_seq); !gsi_end_p (it);
+       gsi_next (&it))
+    loads.add (gsi_stmt (it));
   if (load_bb)
     {
       gimple_stmt_iterator lg = gsi_after_labels (load_bb);
@@ -686,44 +690,94 @@ instrument_function (collector &c, size_t first, size_t last)
   gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
                                                       (cfun)), entry_seq);
 
-  /* (8) Restores that the next call overwrites are left out: when the
-     next statement of the block that is a call is a site whose code stores
-     the id before it (a direct site with an addition value, or a ccStack
-     site), nothing in between can see the id; and when that site pushes
-     inline, which sets the top from TOP, the top is not restored
-     either.  Decided before any code goes in.  */
+  /* (8) Restores that nothing reads are left out: after a call, the id
+     (the top) is put back only if, on some path, something reads it before
+     a site stores it again (cce_flow_live_after).  What reads them: a free
+     call and a log site (both), a direct site with an addition value (its
+     callee may push: the top), an out-of-line push (the top), the loads
+     (1), calls into the runtime, asm, a return and an abnormal edge.  What
+     writes them: a direct site with an addition value (the id), a ccStack
+     site (the id, and the top when it pushes inline), a landing pad (6).
+     A call that no log site can be reached through, or one that cannot
+     call back, does neither.  Decided before any code goes in.  */
   std::vector<char> keep_id (last - first, 1), keep_depth (last - first, 1);
-  for (size_t i = first; i < last; i++)
-    {
-      gimple *stmt = c.sites[i].stmt;
-      if (!stmt || stmt_ends_bb_p (stmt) || gimple_call_noreturn_p (stmt))
-        continue;
-      gimple_stmt_iterator it = gsi_for_stmt (stmt);
-      gimple *next = NULL;
-      for (gsi_next (&it); !gsi_end_p (it); gsi_next (&it))
-        if (is_gimple_call (gsi_stmt (it)) || gimple_code (gsi_stmt (it))
-                                               == GIMPLE_ASM)
+  {
+    hash_map<gimple *, unsigned> site_of;
+    for (size_t i = first; i < last; i++)
+      if (c.sites[i].stmt)
+        site_of.put (c.sites[i].stmt, (unsigned) (i - first));
+    auto effect = [&] (gimple *stmt) -> uint8_t {
+      const uint8_t both = CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
+      if (loads.contains (stmt) || gimple_code (stmt) == GIMPLE_ASM)
+        return both;
+      gcall *call = dyn_cast<gcall *> (stmt);
+      if (!call || gimple_call_internal_p (call))
+        return 0;
+      unsigned *k = site_of.get (stmt);
+      if (!k)
+        {
+          tree fn = gimple_call_fndecl (call);
+          return fn && is_runtime (fn) ? both : 0;
+        }
+      const struct cce_site *t = &g->sites[c.sites[first + *k].site];
+      if (!site_has_code (t, call))
+        return 0;
+      if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
+        return both;
+      if (cce_kind_on_stack (t->kind))
+        return gimple_call_noreturn_p (call) || opt_count
+               ? CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP
+               : CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP;
+      if (t->kind == CCE_SITE_DIRECT && t->av != 0)
+        return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
+      return both;
+    };
+    std::vector<uint32_t> index (last_basic_block_for_fn (cfun), CCE_NONE);
+    std::vector<uint32_t> ev_start, succ_start, succ;
+    std::vector<uint8_t> ev;
+    std::vector<unsigned> ev_site;
+    uint32_t nb = 0;
+    FOR_EACH_BB_FN (bb, cfun)
+      index[bb->index] = nb++;
+    FOR_EACH_BB_FN (bb, cfun)
+      {
+        ev_start.push_back ((uint32_t) ev.size ());
+        succ_start.push_back ((uint32_t) succ.size ());
+        if (bb_has_eh_pred (bb))
           {
-            next = gsi_stmt (it);
-            break;
+            ev.push_back (CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP);
+            ev_site.push_back (UINT_MAX);
           }
-      if (!next)
-        continue;
-      size_t j = i + 1;
-      while (j < last && c.sites[j].stmt != next)
-        j++;
-      if (j == last)
-        continue;
-      const struct cce_site *t = &g->sites[c.sites[j].site];
-      if (!site_has_code (t, next) || gimple_call_noreturn_p (next)
-          || (gimple_call_flags (next) & ECF_RETURNS_TWICE))
-        continue;
-      bool stack_j = cce_kind_on_stack (t->kind);
-      if (stack_j || (t->kind == CCE_SITE_DIRECT && t->av != 0))
-        keep_id[i - first] = 0;
-      if (stack_j && !opt_count)
-        keep_depth[i - first] = 0;
-    }
+        for (gimple_stmt_iterator it = gsi_start_bb (bb); !gsi_end_p (it);
+             gsi_next (&it))
+          {
+            uint8_t e = effect (gsi_stmt (it));
+            unsigned *k = site_of.get (gsi_stmt (it));
+            if (!e && !k)
+              continue;
+            ev.push_back (e);
+            ev_site.push_back (k ? *k : UINT_MAX);
+          }
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE (e, ei, bb->succs)
+          succ.push_back (e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun)
+                          || (e->flags & EDGE_ABNORMAL)
+                          ? CCE_NONE : index[e->dest->index]);
+      }
+    ev_start.push_back ((uint32_t) ev.size ());
+    succ_start.push_back ((uint32_t) succ.size ());
+    struct cce_flow f = { nb, ev_start.data (), ev.data (),
+                          succ_start.data (), succ.data () };
+    std::vector<uint8_t> live (ev.size () + 1);
+    if (cce_flow_live_after (&f, live.data ()) == 0)
+      for (size_t e = 0; e < ev.size (); e++)
+        if (ev_site[e] != UINT_MAX)
+          {
+            keep_id[ev_site[e]] = (live[e] & CCE_FLOW_USE_ID) != 0;
+            keep_depth[ev_site[e]] = (live[e] & CCE_FLOW_USE_TOP) != 0;
+          }
+  }
 
   for (size_t i = first; i < last; i++)
     {
