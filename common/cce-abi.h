@@ -35,7 +35,18 @@
        that can be entered that way reserves id 0 for "segment start").
        The stores are volatile, in this order: the slot is reserved before
        it is written.
-     noreturn callee: only the "before" half.
+     back edge of recursion folded into the id (cce-format.h, 'r'
+     lines: the callee has NUMCC contexts, K folded back edges, fold limit
+     LIM, and this one is number J):
+         tls[ID] = ID * K + NUMCC + J;
+         if (ID >= LIM)                           (cold)
+           __cce_push (ID, SITE, ENTRY);
+         callee ();
+         if (ID >= LIM)                           (cold)
+           __cce_pop (ID);
+         tls[ID] = ID;
+     noreturn callee: only the "before" half (a folded back edge that is
+     noreturn takes the plain out-of-line push).
      SITE is always a site word (cce-format.h): the module key of the
      dictionary in the high half, so that an executable and the shared
      libraries built with cce share one ccStack.

@@ -48,6 +48,14 @@ struct cce_node
   uint32_t n_in;
   int observed;       /* (encode output) a log site can be reached from
                          it: its context matters */
+  uint64_t fold_lim;  /* (encode output) recursion folded into the id:
+                         a folded back site J of the NFOLD ones into this
+                         node, called with a caller's id below FOLD_LIM,
+                         enters it with NUMCC + id * NFOLD + J; ids
+                         [NUMCC, cce_node_width) are those.  0: none.  */
+  uint32_t first_fold; /* its folded sites: folds[first_fold .. + nfold),
+                          by fold index */
+  uint32_t nfold;
 };
 
 struct cce_frame
@@ -74,6 +82,9 @@ struct cce_site
   unsigned char dead;  /* (encode output) no log site can be reached
                           through this call: it needs no code, and a
                           direct one is no edge */
+  uint32_t fold;       /* (encode output) a back site folded into the id:
+                          its index among the folded sites of its callee
+                          (cce_node's fold_lim); CCE_NONE otherwise */
 };
 
 struct cce_edge
@@ -102,6 +113,9 @@ struct cce_graph
   struct cce_frame *frames; size_t nframes, aframes;
   struct cce_edge *edges;   size_t nedges;   /* encode / read output,
                                                 root edges included */
+  uint32_t *folds;          size_t nfolds;   /* encode / read output: the
+                                                folded sites, by callee and
+                                                fold index */
   int observe_all;       /* encode input: take every function as able to
                             log (encode every call, as if all were
                             observed) */
@@ -120,6 +134,9 @@ struct cce_encode_stats
   size_t direct_sites;     /* direct sites to program nodes */
   size_t zero_sites;       /* ... of which with addition value 0: no code */
   size_t back_sites;       /* direct sites moved to the ccStack: recursion */
+  size_t folded_sites;     /* back sites folded into the id: a push only
+                              when the caller's id reaches the limit */
+  unsigned fold_bits;      /* log2 of the fold limit chosen (0: none) */
   size_t overflow_sites;   /* ... : more than UINT64_MAX contexts */
   size_t indirect_sites;
   size_t external_sites;
@@ -162,6 +179,22 @@ int cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
 
 /* The id a ccStack site sets for its callee (cce_abi.h's ENTRY).  */
 uint64_t cce_site_entry (const struct cce_graph *g, uint32_t site);
+
+/* The ids of node N its callees see: its contexts and, above them, those
+   entered through folded back sites.  */
+static inline uint64_t
+cce_node_width (const struct cce_node *n)
+{
+  return n->numcc + (uint64_t) n->nfold * n->fold_lim;
+}
+
+/* A back site SITE folded into the id (cce_site's fold), called with the
+   caller's id ID: if ID is below the callee's fold limit, store the id the
+   callee starts with in *CALLEE_ID and return 1.  Otherwise return 0:
+   the call pushes (ID, SITE) and the callee starts with cce_site_entry,
+   as for any ccStack site.  */
+int cce_site_fold (const struct cce_graph *g, uint32_t site, uint64_t id,
+                   uint64_t *callee_id);
 
 /* The dictionary text of an encoded graph, malloc'd, in *TEXT and *LEN.
    Sets g->stamp.  Returns 0, or -1 when out of memory.  */

@@ -48,6 +48,17 @@
                              [ROOT, ROOT + 1).  A direct site without an
                              'e' line is no edge: no log site can be
                              reached through it, so it has no code.
+     r NODE LIM K SITE...    recursion folded into the id: the K back
+                             sites ('b') SITE_0 .. SITE_K-1 calling NODE
+                             are folded, with limit LIM (decimal uint64,
+                             >= 1).  Site J, called with the caller's id
+                             I < LIM, enters NODE with id
+                             NUMCC + I * K + J instead of pushing; with
+                             I >= LIM it pushes like any ccStack site.
+                             The ids of NODE are then [0, WIDTH), WIDTH =
+                             NUMCC + K * LIM, and WIDTH is also what an
+                             edge from NODE to its callees carries.  At
+                             most one 'r' line per node.
 
    Site words.  The plugin numbers sites within one dictionary; the
    program's code, the ccStack and the log carry *site words*:
@@ -64,9 +75,11 @@
    and tests).
 
    Decoding a segment that ends in node N with id I: if N has a root value
-   and I == ROOT, the segment starts at N.  Otherwise exactly one edge E of
-   N has AV <= I < AV + NUMCC (caller of E); continue in the caller of E
-   with I - AV.
+   and I == ROOT, the segment starts at N.  If N has an 'r' line and
+   I >= NUMCC, N was entered through folded site SITE_J, J = (I - NUMCC)
+   mod K; continue in the caller of that site with (I - NUMCC) / K.
+   Otherwise exactly one edge E of N has AV <= I < AV + WIDTH (caller of
+   E); continue in the caller of E with I - AV.
 
    ========================================================================
    2. Event log (version CCE_LOG_VERSION)
@@ -89,7 +102,7 @@
 
 #include <stdint.h>
 
-#define CCE_DICT_VERSION 2
+#define CCE_DICT_VERSION 3
 #define CCE_DICT_MAGIC "cce-dict"
 
 /* Node flags.  */

@@ -140,6 +140,7 @@ cce_graph_free (struct cce_graph *g)
   free (g->sites);
   free (g->frames);
   free (g->edges);
+  free (g->folds);
   free (g->modules);
   if (g->intern)
     free (((struct intern *) g->intern)->slots);
@@ -232,6 +233,7 @@ cce_graph_site (struct cce_graph *g, uint32_t node, char kind,
   s->target = target;
   s->first_frame = (uint32_t) g->nframes;
   s->freq = freq;
+  s->fold = CCE_NONE;
   return (uint32_t) g->nsites++;
 }
 
@@ -807,11 +809,12 @@ edge_cmp (const void *pa, const void *pb)
   return (a->site != CCE_NONE) - (b->site != CCE_NONE);
 }
 
-/* The number of contexts an edge through SITE carries in G.  */
+/* The number of contexts an edge through SITE carries in G: every id its
+   caller can have.  */
 static uint64_t
 site_width (const struct cce_graph *g, uint32_t site)
 {
-  return site == CCE_NONE ? 1 : g->nodes[g->sites[site].node].numcc;
+  return site == CCE_NONE ? 1 : cce_node_width (&g->nodes[g->sites[site].node]);
 }
 
 /* Rebuild G's edges[] and each node's first_in/n_in from the nodes' root
@@ -848,6 +851,35 @@ index_edges (struct cce_graph *g)
   qsort (g->edges, g->nedges, sizeof *g->edges, edge_cmp);
   for (i = 0; i < g->nnodes; i++)
     g->nodes[i].n_in = 0;
+  /* The folded sites, by callee and fold index; a slot no site fills
+     (only in a broken dictionary) stays CCE_NONE, for validate.  */
+  free (g->folds);
+  g->nfolds = 0;
+  for (i = 0; i < g->nnodes; i++)
+    g->nodes[i].nfold = 0;
+  for (i = 0; i < g->nsites; i++)
+    if (g->sites[i].fold != CCE_NONE && g->sites[i].target < g->nnodes)
+      {
+        g->nodes[g->sites[i].target].nfold++;
+        g->nfolds++;
+      }
+  g->folds = malloc ((g->nfolds ? g->nfolds : 1) * sizeof *g->folds);
+  if (!g->folds)
+    return -1;
+  for (i = 0, n = 0; i < g->nnodes; i++)
+    {
+      g->nodes[i].first_fold = (uint32_t) n;
+      n += g->nodes[i].nfold;
+    }
+  for (i = 0; i < g->nfolds; i++)
+    g->folds[i] = CCE_NONE;
+  for (i = 0; i < g->nsites; i++)
+    {
+      const struct cce_site *s = &g->sites[i];
+      if (s->fold != CCE_NONE && s->target < g->nnodes
+          && s->fold < g->nodes[s->target].nfold)
+        g->folds[g->nodes[s->target].first_fold + s->fold] = (uint32_t) i;
+    }
   for (i = 0; i < g->nedges; i = k)
     {
       uint32_t node = g->edges[i].node;
@@ -859,88 +891,46 @@ index_edges (struct cce_graph *g)
   return 0;
 }
 
-int
-cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
-                  char *err, size_t errlen)
+/* Steps 2 and 3 for fold limits of 2^FOLD_BITS (0: no folding): the
+   contexts of each node in topological order ORDER, overflow cuts, root
+   values and addition values.  Starts over from the back edges of step 1
+   (the cuts of an earlier run are undone).  Returns the number of overflow
+   cuts, or -1 when out of memory.  */
+static long
+number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
+              unsigned fold_bits, uint64_t *max_numcc)
 {
-  struct adj a;
-  size_t nn = g->nnodes, i, j, head = 0, tail = 0;
-  uint32_t *order = NULL, *indeg = NULL;
+  size_t nn = g->nnodes, i, j, head, aslots = 0;
   struct slot *slots = NULL;
-  size_t aslots = 0;
-  double *backfreq = NULL, *calls = NULL;
-  struct cce_encode_stats st;
+  double *backfreq = calloc (nn ? nn : 1, sizeof *backfreq);
+  double *calls = calloc (nn ? nn : 1, sizeof *calls);
+  long cuts = 0;
 
-  memset (&st, 0, sizeof st);
-  for (i = 0; i < g->nsites; i++)
+  if (!backfreq || !calls)
     {
-      struct cce_site *s = &g->sites[i];
-      if (s->node >= nn)
-        {
-          set_err (err, errlen, "site %zu is in node %" PRIu32
-                   " of %zu", i, s->node, nn);
-          return -1;
-        }
-      /* Encoding may be run again on a graph read back: start over.  */
-      if (s->kind == CCE_SITE_BACK)
-        s->kind = CCE_SITE_DIRECT;
-      s->reason = 0;
-      s->av = 0;
-      if ((s->kind == CCE_SITE_DIRECT) && s->target >= nn)
-        {
-          set_err (err, errlen, "direct site %zu calls node %" PRIu32
-                   " of %zu", i, s->target, nn);
-          return -1;
-        }
+      cuts = -1;
+      goto out;
     }
+  *max_numcc = 0;
+  for (i = 0; i < g->nsites; i++)
+    if (g->sites[i].kind == CCE_SITE_BACK && g->sites[i].reason == 'o')
+      {
+        g->sites[i].kind = CCE_SITE_DIRECT;
+        g->sites[i].reason = 0;
+      }
   for (i = 0; i < nn; i++)
     {
       g->nodes[i].numcc = 0;
       g->nodes[i].has_root = (g->nodes[i].flags & CCE_NODE_ENTRY) != 0;
       g->nodes[i].root = 0;
+      g->nodes[i].fold_lim = 0;
     }
-
-  /* Step 0, then step 1 over the live edges.  */
-  if (mark_observed (g) < 0)
-    goto oom;
-  if (adj_build (g, &a) < 0 || mark_back_edges (g, &a) < 0)
-    goto oom;
-  adj_free (&a);
-  if (adj_build (g, &a) < 0)
-    goto oom;
-
-  backfreq = calloc (nn ? nn : 1, sizeof *backfreq);
-  calls = calloc (nn ? nn : 1, sizeof *calls);
-  order = malloc ((nn ? nn : 1) * sizeof *order);
-  indeg = calloc (nn ? nn : 1, sizeof *indeg);
-  if (!backfreq || !calls || !order || !indeg)
-    goto oom;
   for (i = 0; i < g->nsites; i++)
     if (g->sites[i].kind == CCE_SITE_BACK)
       {
         g->nodes[g->sites[i].target].has_root = 1;
         backfreq[g->sites[i].target] += g->sites[i].freq;
       }
-
-  /* Step 2: Kahn's topological order over the remaining direct edges.  */
-  for (i = 0; i < nn; i++)
-    indeg[i] = a.in_index[i + 1] - a.in_index[i];
-  for (i = 0; i < nn; i++)
-    if (!indeg[i])
-      order[tail++] = (uint32_t) i;
-  while (head < tail)
-    {
-      uint32_t u = order[head++];
-      for (j = a.out_index[u]; j < a.out_index[u + 1]; j++)
-        if (--indeg[g->sites[a.out_sites[j]].target] == 0)
-          order[tail++] = g->sites[a.out_sites[j]].target;
-    }
-  if (tail != nn)
-    {
-      set_err (err, errlen, "call graph still cyclic after removing "
-               "back edges");
-      goto fail;
-    }
 
   for (head = 0; head < nn; head++)
     {
@@ -950,19 +940,22 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
       uint64_t sum;
       int overflow;
 
-      if (GROW (slots, aslots, a.in_index[n + 1] - a.in_index[n] + 1) < 0)
-        goto oom;
+      if (GROW (slots, aslots, a->in_index[n + 1] - a->in_index[n] + 1) < 0)
+        {
+          cuts = -1;
+          goto out;
+        }
       /* A site's freq is relative to its caller's entry; estimate how
          often each node runs (entry nodes once) to compare edges from
          different callers.  */
       calls[n] = (node->flags & CCE_NODE_ENTRY) ? 1.0 : 0.0;
-      for (j = a.in_index[n]; j < a.in_index[n + 1]; j++)
+      for (j = a->in_index[n]; j < a->in_index[n + 1]; j++)
         {
-          uint32_t s = a.in_sites[j];
+          uint32_t s = a->in_sites[j];
           slots[nslots].site = s;
           slots[nslots].freq = calls[g->sites[s].node] * g->sites[s].freq;
           calls[n] += slots[nslots].freq;
-          slots[nslots++].width = g->nodes[g->sites[s].node].numcc;
+          slots[nslots++].width = cce_node_width (&g->nodes[g->sites[s].node]);
         }
 
       /* Overflow: cut the widest edges to the ccStack until it fits.  */
@@ -979,11 +972,23 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
               g->sites[slots[0].site].reason = 'o';
               backfreq[n] += slots[0].freq;
               node->has_root = 1;
+              cuts++;
               memmove (slots, slots + 1, --nslots * sizeof *slots);
             }
         }
       while (overflow);
       node->numcc = sum;
+      /* Folded recursion: the ids above the contexts, as many as fit.  */
+      if (node->nfold && fold_bits)
+        {
+          uint64_t lim = UINT64_C (1) << fold_bits;
+          uint64_t room = (UINT64_MAX - sum) / node->nfold;
+          /* With one folded site the id grows by at least NUMCC a level,
+             not by a factor: past 2^16 levels it pushes once every 2^16.  */
+          if (node->nfold == 1 && sum < lim >> 16)
+            lim = sum << 16;
+          node->fold_lim = lim < room ? lim : room;
+        }
 
       /* Step 3: lay the edges out, the root edge of an entry node first,
          then by decreasing frequency.  */
@@ -1012,8 +1017,127 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
             g->sites[slots[k].site].av = sum;
           sum += slots[k].width;
         }
-      if (node->numcc > st.max_numcc)
-        st.max_numcc = node->numcc;
+      if (node->numcc > *max_numcc)
+        *max_numcc = node->numcc;
+    }
+out:
+  free (slots);
+  free (backfreq);
+  free (calls);
+  return cuts;
+}
+
+int
+cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
+                  char *err, size_t errlen)
+{
+  /* Fold limits tried, largest first: 2^32 lets a recursion with two
+     calls of itself go about 30 levels deep before it pushes.  */
+  static const unsigned fold_bits[] = { 32, 24, 16, 8, 4 };
+  struct adj a;
+  size_t nn = g->nnodes, i, j, head = 0, tail = 0, nfolded = 0;
+  uint32_t *order = NULL, *indeg = NULL;
+  struct cce_encode_stats st;
+  long cuts0, cuts;
+
+  memset (&st, 0, sizeof st);
+  memset (&a, 0, sizeof a);
+  for (i = 0; i < g->nsites; i++)
+    {
+      struct cce_site *s = &g->sites[i];
+      if (s->node >= nn)
+        {
+          set_err (err, errlen, "site %zu is in node %" PRIu32
+                   " of %zu", i, s->node, nn);
+          return -1;
+        }
+      /* Encoding may be run again on a graph read back: start over.  */
+      if (s->kind == CCE_SITE_BACK)
+        s->kind = CCE_SITE_DIRECT;
+      s->reason = 0;
+      s->av = 0;
+      s->fold = CCE_NONE;
+      if ((s->kind == CCE_SITE_DIRECT) && s->target >= nn)
+        {
+          set_err (err, errlen, "direct site %zu calls node %" PRIu32
+                   " of %zu", i, s->target, nn);
+          return -1;
+        }
+    }
+  for (i = 0; i < nn; i++)
+    {
+      g->nodes[i].nfold = 0;
+      g->nodes[i].fold_lim = 0;
+    }
+
+  /* Step 0, then step 1 over the live edges.  */
+  if (mark_observed (g) < 0)
+    goto oom;
+  if (adj_build (g, &a) < 0 || mark_back_edges (g, &a) < 0)
+    goto oom;
+  adj_free (&a);
+  if (adj_build (g, &a) < 0)
+    goto oom;
+
+  order = malloc ((nn ? nn : 1) * sizeof *order);
+  indeg = calloc (nn ? nn : 1, sizeof *indeg);
+  if (!order || !indeg)
+    goto oom;
+
+  /* Step 2: Kahn's topological order over the remaining direct edges.  */
+  for (i = 0; i < nn; i++)
+    indeg[i] = a.in_index[i + 1] - a.in_index[i];
+  for (i = 0; i < nn; i++)
+    if (!indeg[i])
+      order[tail++] = (uint32_t) i;
+  while (head < tail)
+    {
+      uint32_t u = order[head++];
+      for (j = a.out_index[u]; j < a.out_index[u + 1]; j++)
+        if (--indeg[g->sites[a.out_sites[j]].target] == 0)
+          order[tail++] = g->sites[a.out_sites[j]].target;
+    }
+  if (tail != nn)
+    {
+      set_err (err, errlen, "call graph still cyclic after removing "
+               "back edges");
+      goto fail;
+    }
+
+  /* Recursion folded into the id: every back edge of recursion gets its
+     index among those into its callee.  The largest fold limit that cuts
+     no more edges for overflow than no folding at all is taken.  */
+  for (i = 0; i < g->nsites; i++)
+    if (g->sites[i].kind == CCE_SITE_BACK)
+      {
+        g->sites[i].fold = g->nodes[g->sites[i].target].nfold++;
+        nfolded++;
+      }
+  cuts0 = number_nodes (g, &a, order, 0, &st.max_numcc);
+  if (cuts0 < 0)
+    goto oom;
+  for (i = 0; nfolded && i < sizeof fold_bits / sizeof *fold_bits; i++)
+    {
+      cuts = number_nodes (g, &a, order, fold_bits[i], &st.max_numcc);
+      if (cuts < 0)
+        goto oom;
+      if (cuts <= cuts0)
+        {
+          st.fold_bits = fold_bits[i];
+          break;
+        }
+    }
+  if (nfolded && !st.fold_bits
+      && number_nodes (g, &a, order, 0, &st.max_numcc) < 0)
+    goto oom;
+  for (i = 0; i < g->nsites; i++)
+    {
+      struct cce_site *s = &g->sites[i];
+      if (s->fold != CCE_NONE && !g->nodes[s->target].fold_lim)
+        {
+          s->fold = CCE_NONE;
+          g->nodes[s->target].nfold = 0;
+        }
     }
 
   if (index_edges (g) < 0)
@@ -1033,6 +1157,7 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
           st.overflow_sites++;
         else
           st.back_sites++;
+        st.folded_sites += g->sites[i].fold != CCE_NONE;
         break;
       case CCE_SITE_INDIRECT:
         st.indirect_sites++;
@@ -1048,9 +1173,6 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
   if (stats)
     *stats = st;
   adj_free (&a);
-  free (slots);
-  free (backfreq);
-  free (calls);
   free (order);
   free (indeg);
   return 0;
@@ -1059,12 +1181,26 @@ oom:
   set_err (err, errlen, "%s", strerror (ENOMEM));
 fail:
   adj_free (&a);
-  free (slots);
-  free (backfreq);
-  free (calls);
   free (order);
   free (indeg);
   return -1;
+}
+
+int
+cce_site_fold (const struct cce_graph *g, uint32_t site, uint64_t id,
+               uint64_t *callee_id)
+{
+  const struct cce_site *s = &g->sites[site];
+  const struct cce_node *t;
+
+  if (s->kind != CCE_SITE_BACK || s->fold == CCE_NONE
+      || s->target >= g->nnodes)
+    return 0;
+  t = &g->nodes[s->target];
+  if (id >= t->fold_lim)
+    return 0;
+  *callee_id = t->numcc + id * t->nfold + s->fold;
+  return 1;
 }
 
 uint64_t
@@ -1178,6 +1314,16 @@ cce_graph_write_dict (struct cce_graph *g, char **text, size_t *len)
     if (is_edge (g, &g->sites[i]))
       buf_printf (&b, "e %" PRIu32 " %zu %" PRIu64 "\n", g->sites[i].target,
                   i, g->sites[i].av);
+  for (i = 0; i < g->nnodes; i++)
+    if (g->nodes[i].nfold)
+      {
+        const struct cce_node *n = &g->nodes[i];
+        buf_printf (&b, "r %zu %" PRIu64 " %" PRIu32, i, n->fold_lim,
+                    n->nfold);
+        for (j = 0; j < n->nfold; j++)
+          buf_printf (&b, " %" PRIu32, g->folds[n->first_fold + j]);
+        buf_add (&b, "\n", 1);
+      }
   if (b.failed)
     {
       free (b.p);
@@ -1349,6 +1495,9 @@ validate (struct cce_graph *g, char *err, size_t errlen)
             BAD ("dictionary: site %zu has a frame naming nothing", i);
         }
     }
+  for (i = 0; i < g->nfolds; i++)
+    if (g->folds[i] == CCE_NONE)
+      BAD ("dictionary: folded recursion with a missing site");
   for (i = 0; i < g->nnodes; i++)
     {
       const struct cce_node *n = &g->nodes[i];
@@ -1527,6 +1676,35 @@ cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
             }
           g->sites[site].av = av;
           g->sites[site].dead = 0;
+        }
+      else if (kind == 'r')
+        {
+          uint32_t node = rd_u32 (&r, 0), j, k;
+          uint64_t lim = rd_num (&r, 0, 0, NULL), w;
+          k = rd_u32 (&r, 0);
+          if (r.failed)
+            break;
+          if (node >= g->nnodes || g->nodes[node].fold_lim || lim == 0
+              || k == 0 || k > g->nsites
+              || __builtin_mul_overflow (lim, (uint64_t) k, &w)
+              || __builtin_add_overflow (w, g->nodes[node].numcc, &w))
+            {
+              rd_fail (&r, "bad folded recursion");
+              break;
+            }
+          g->nodes[node].fold_lim = lim;
+          for (j = 0; j < k && !r.failed; j++)
+            {
+              uint32_t site = rd_u32 (&r, 0);
+              if (r.failed)
+                break;
+              if (site >= g->nsites || g->sites[site].kind != CCE_SITE_BACK
+                  || g->sites[site].target != node
+                  || g->sites[site].fold != CCE_NONE)
+                rd_fail (&r, "folded site does not match its node");
+              else
+                g->sites[site].fold = j;
+            }
         }
       else
         {
@@ -1750,6 +1928,10 @@ signal_sender (const struct cce_graph *g, const struct cce_site *s)
   return 0;
 }
 
+/* A path of folded recursion is as long as the recursion was deep; a
+   machine stack holds far fewer frames than this.  */
+#define CCE_DECODE_MAX_FRAMES (UINT64_C (1) << 26)
+
 enum cce_decode_status
 cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
             const struct cce_stack_entry *stack, size_t nstack,
@@ -1787,7 +1969,8 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
       uint32_t ts;
 
       /* Walk up through one segment.  Each step goes up an edge of the
-         acyclic graph, so it ends within nnodes steps.  */
+         acyclic graph, so it ends within nnodes steps, or up a folded
+         back edge, which makes the id smaller.  */
       for (i = 0;; i++)
         {
           const struct cce_edge *e;
@@ -1796,6 +1979,21 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
             break;
           if (i > g->nnodes)
             GIVE_UP ("dictionary is cyclic");
+          if (id >= node->numcc && node->nfold)
+            {
+              uint64_t rel = id - node->numcc;
+              uint32_t fs;
+              if (rel / node->nfold >= node->fold_lim)
+                GIVE_UP ("context id does not fit the call graph");
+              if (count > CCE_DECODE_MAX_FRAMES)
+                GIVE_UP ("path longer than the decoder follows");
+              fs = g->folds[node->first_fold + rel % node->nfold];
+              id = rel / node->nfold;
+              EMIT (fs);
+              n = g->sites[fs].node;
+              i = 0;
+              continue;
+            }
           e = find_edge (g, n, id);
           if (!e)
             GIVE_UP ("context id does not fit the call graph");

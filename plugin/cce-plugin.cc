@@ -98,6 +98,7 @@ static tree tls_decl;     /* __thread uint64_t __cce_tls[CCE_TLS_WORDS] */
 static tree grow_decl;    /* uint64_t __cce_grow (uint64_t) */
 static tree push_decl;    /* void __cce_push (uint64_t, uint64_t, uint64_t) */
 static tree push_counted_decl;  /* the same, counted */
+static tree pop_decl;     /* void __cce_pop (uint64_t) */
 static tree log_at_decl;  /* void __cce_log_at (unsigned, uint64_t) */
 
 /* Build an external, nothrow, leaf function declaration NAME of TYPE.  */
@@ -160,6 +161,9 @@ build_runtime_decls (bool shared)
                                              NULL_TREE);
   push_decl = build_runtime_fn (CCE_SYM_PUSH, push_type);
   push_counted_decl = build_runtime_fn (CCE_SYM_PUSH_COUNTED, push_type);
+  pop_decl = build_runtime_fn (CCE_SYM_POP,
+                               build_function_type_list (void_type_node, u64,
+                                                         NULL_TREE));
   log_at_decl = build_runtime_fn (CCE_SYM_LOG_AT,
                                   build_function_type_list (void_type_node,
                                                             unsigned_type_node,
@@ -466,6 +470,30 @@ insert_after_call (gimple *stmt, gimple_seq seq)
       }
 }
 
+/* COND, the last statement of its block so far: split the block after it,
+   and put COLD in a new block, taken when COND is true (very unlikely),
+   that falls through to the rest again.  Returns the cold block's edge
+   into the rest; the other edge into it is the false edge of COND.  */
+static edge
+add_cold_branch (gcond *cond, gimple *cold)
+{
+  basic_block bb = gimple_bb (cond);
+  edge fall = split_block (bb, cond);
+  basic_block join = fall->dest;
+  basic_block cold_bb = create_empty_bb (bb);
+  fall->flags = EDGE_FALSE_VALUE;
+  edge e = make_edge (bb, cold_bb, EDGE_TRUE_VALUE);
+  e->probability = profile_probability::very_unlikely ();
+  fall->probability = e->probability.invert ();
+  cold_bb->count = bb->count.apply_probability (e->probability);
+  edge back = make_single_succ_edge (cold_bb, join, EDGE_FALLTHRU);
+  if (current_loops)
+    add_bb_to_loop (cold_bb, bb->loop_father);
+  gimple_stmt_iterator g = gsi_start_bb (cold_bb);
+  gsi_insert_after (&g, cold, GSI_NEW_STMT);
+  return back;
+}
+
 /* Insert before the call at *GSI the "before" half of a ccStack edge
    (cce-abi.h): take the slot at TOP, growing the stack on the cold path
    (where a TOP of 0 goes too), write (ID, SITE) into it and enter the
@@ -493,23 +521,13 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
   gsi_insert_before (gsi, cond, GSI_SAME_STMT);
 
   basic_block bb = gimple_bb (cond);
-  edge fall = split_block (bb, cond);
-  basic_block join = fall->dest;
-  basic_block grow_bb = create_empty_bb (bb);
-  fall->flags = EDGE_FALSE_VALUE;
-  edge e = make_edge (bb, grow_bb, EDGE_TRUE_VALUE);
-  e->probability = profile_probability::very_unlikely ();
-  fall->probability = e->probability.invert ();
-  grow_bb->count = bb->count.apply_probability (e->probability);
-  edge back = make_single_succ_edge (grow_bb, join, EDGE_FALLTHRU);
-  if (current_loops)
-    add_bb_to_loop (grow_bb, bb->loop_father);
-  gimple_stmt_iterator g = gsi_start_bb (grow_bb);
   tree grown = make_ssa_name (u64);
   gcall *grow = gimple_build_call (grow_decl, 1, top);
   gimple_call_set_lhs (grow, grown);
   gimple_set_location (grow, loc);
-  gsi_insert_after (&g, grow, GSI_NEW_STMT);
+  edge back = add_cold_branch (cond, grow);
+  basic_block join = back->dest;
+  edge fall = find_edge (bb, join);
 
   /* slot = PHI <top, grown>  */
   tree slot = make_ssa_name (u64);
@@ -541,6 +559,89 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
   *gsi = gsi_for_stmt (call);
   gsi_insert_seq_before (gsi, seq, GSI_SAME_STMT);
   *gsi = gsi_for_stmt (call);
+}
+
+/* Around the call STMT of back site SN folded into the id (cce-abi.h):
+   the callee's id from ID before it, and on the cold path, where ID has
+   reached the callee's fold limit, an out-of-line push before and pop
+   after.  The restore of the id, if any, is left to the caller.  */
+static void
+insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
+             gcall *call, tree id, gimple_seq *before)
+{
+  tree u64 = long_long_unsigned_type_node;
+  const struct cce_site *s = &g->sites[sn];
+  const struct cce_node *t = &g->nodes[s->target];
+  location_t loc = gimple_location (call);
+
+  /* T[ID] = ID * NFOLD + (NUMCC + FOLD): computed even above the limit,
+     where it wraps and the push overwrites it.  */
+  tree scaled = id;
+  if (t->nfold != 1)
+    {
+      scaled = make_ssa_name (u64);
+      gimple_seq_add_stmt (before, gimple_build_assign (scaled, MULT_EXPR,
+                                                        id,
+                                                        u64_cst (t->nfold)));
+    }
+  tree fid = make_ssa_name (u64);
+  gimple_seq_add_stmt (before, gimple_build_assign (fid, PLUS_EXPR, scaled,
+                                                    u64_cst (t->numcc
+                                                             + s->fold)));
+  gimple_seq_add_stmt (before, gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                             false), fid));
+  for (gimple_stmt_iterator it = gsi_start (*before); !gsi_end_p (it);
+       gsi_next (&it))
+    gimple_set_location (gsi_stmt (it), loc);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_insert_seq_before (&gsi, *before, GSI_SAME_STMT);
+  *before = NULL;
+
+  /* if (ID >= LIM) push (ID, SITE, ENTRY);  -- before the call.  */
+  gcond *cond = gimple_build_cond (GE_EXPR, id, u64_cst (t->fold_lim),
+                                   NULL_TREE, NULL_TREE);
+  gimple_set_location (cond, loc);
+  gsi = gsi_for_stmt (call);
+  gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
+  gimple *push = gimple_build_call (opt_count ? push_counted_decl
+                                    : push_decl, 3, id, u64_cst (word),
+                                    u64_cst (cce_site_entry (g, sn)));
+  gimple_set_location (push, loc);
+  add_cold_branch (cond, push);
+
+  /* if (ID >= LIM) pop (ID);  -- after it, on its fall-through edge when
+     the call ends its block.  */
+  cond = gimple_build_cond (GE_EXPR, id, u64_cst (t->fold_lim), NULL_TREE,
+                            NULL_TREE);
+  gimple_set_location (cond, loc);
+  if (stmt_ends_bb_p (call))
+    {
+      edge e, fall = NULL;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, gimple_bb (call)->succs)
+        if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+          fall = e;
+      basic_block nb = split_edge (fall);
+      gsi = gsi_start_bb (nb);
+      gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
+    }
+  else
+    {
+      gsi = gsi_for_stmt (call);
+      gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
+    }
+  gimple *pop = gimple_build_call (pop_decl, 1, id);
+  gimple_set_location (pop, loc);
+  add_cold_branch (cond, pop);
+}
+
+/* Is site S (call STMT) a back site folded into the id that gets the
+   folding code: not a noreturn call, which takes the plain push.  */
+static bool
+folds (const struct cce_site *s, gimple *stmt)
+{
+  return s->kind == CCE_SITE_BACK && s->fold != CCE_NONE && stmt
+         && !gimple_call_noreturn_p (stmt);
 }
 
 /* The functions instrumented, for cce_override_gate.  */
@@ -579,7 +680,7 @@ instrument_function (collector &c, size_t first, size_t last)
         continue;
       if (s->kind != CCE_SITE_DIRECT || s->av != 0)
         needed = true;
-      if (cce_kind_on_stack (s->kind))
+      if (cce_kind_on_stack (s->kind) && !folds (s, c.sites[i].stmt))
         stack_sites = true;
     }
 
@@ -724,6 +825,10 @@ instrument_function (collector &c, size_t first, size_t last)
         return 0;
       if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
         return both;
+      /* A folded site leaves the top as it found it, also on its cold
+         path (push, call, pop), which reads it.  */
+      if (folds (t, call))
+        return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
       if (cce_kind_on_stack (t->kind))
         return gimple_call_noreturn_p (call) || opt_count
                ? CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP
@@ -816,6 +921,20 @@ instrument_function (collector &c, size_t first, size_t last)
           }
           break;
         case CCE_SITE_BACK:
+          /* (4a) Recursion folded into the id: stores only, and a push
+             and pop out of line where the id has reached the limit.  */
+          if (folds (s, call))
+            {
+              insert_fold (g, sn, word (sn), call, id, &before);
+              if (restore_id)
+                gimple_seq_add_stmt (&after,
+                                     gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                                   false),
+                                                          id));
+              gsi = gsi_for_stmt (call);
+              break;
+            }
+          /* fall through */
         case CCE_SITE_INDIRECT:
         case CCE_SITE_EXTERNAL:
           /* (4) Carry the context on the ccStack.  A noreturn call runs
@@ -972,9 +1091,11 @@ dump_decisions (FILE *f, const collector &c,
   fprintf (f, "cce: %zu nodes, %zu sites, max numCC %" PRIu64 "\n",
            g->nnodes, g->nsites, st.max_numcc);
   fprintf (f, "cce: direct %zu (av 0, no code: %zu), ccStack: back edges "
-           "%zu, overflow cuts %zu, indirect %zu, external %zu; log %zu\n",
-           st.direct_sites, st.zero_sites, st.back_sites, st.overflow_sites,
-           st.indirect_sites, st.external_sites, st.log_sites);
+           "%zu (folded into the id: %zu, limit 2^%u), overflow cuts %zu, "
+           "indirect %zu, external %zu; log %zu\n",
+           st.direct_sites, st.zero_sites, st.back_sites, st.folded_sites,
+           st.fold_bits, st.overflow_sites, st.indirect_sites,
+           st.external_sites, st.log_sites);
   fprintf (f, "cce: unobserved (no log reachable, no code): %zu sites\n",
            st.dead_sites);
   for (size_t i = 0; i < g->nnodes; i++)
@@ -984,6 +1105,8 @@ dump_decisions (FILE *f, const collector &c,
                g->strings[g->funcs[n->func].name], n->flags, n->numcc);
       if (n->has_root)
         fprintf (f, " root %" PRIu64, n->root);
+      if (n->nfold)
+        fprintf (f, " folded %u limit %" PRIu64, n->nfold, n->fold_lim);
       if (!n->observed)
         fprintf (f, " unobserved");
       fputc ('\n', f);
@@ -1001,6 +1124,9 @@ dump_decisions (FILE *f, const collector &c,
       else if (s->kind == CCE_SITE_DIRECT)
         fprintf (f, " av %" PRIu64 "%s", s->av,
                  s->av ? " instrumented" : " free");
+      else if (s->kind == CCE_SITE_BACK && s->fold != CCE_NONE)
+        fprintf (f, " folded %u (back edge; ccStack at the limit) entry %"
+                 PRIu64, s->fold, cce_site_entry (g, (uint32_t) i));
       else if (s->kind == CCE_SITE_BACK)
         fprintf (f, " ccStack (%s) entry %" PRIu64,
                  s->reason == 'o' ? "overflow cut" : "back edge",
@@ -1095,11 +1221,12 @@ cce_execute (void)
     }
   if (opt_stats)
     fprintf (stderr, "cce: %zu functions, %zu sites: %zu direct "
-             "(%zu free), %zu back edges, %zu overflow cuts, %zu indirect, "
-             "%zu external, %zu log; max numCC %" PRIu64 "; %zu sites "
-             "unobserved\n",
+             "(%zu free), %zu back edges (%zu folded), %zu overflow cuts, "
+             "%zu indirect, %zu external, %zu log; max numCC %" PRIu64
+             "; %zu sites unobserved\n",
              c.g->nnodes, c.g->nsites, st.direct_sites, st.zero_sites,
-             st.back_sites, st.overflow_sites, st.indirect_sites,
+             st.back_sites, st.folded_sites, st.overflow_sites,
+             st.indirect_sites,
              st.external_sites, st.log_sites, st.max_numcc, st.dead_sites);
 
   /* Step 4, first half: the dictionary text, whose stamp gives the module

@@ -436,7 +436,8 @@ check_build (const struct model *m, const struct cce_graph *g)
 static uint64_t
 edge_width (const struct cce_graph *g, const struct cce_edge *e)
 {
-  return e->site == CCE_NONE ? 1 : g->nodes[g->sites[e->site].node].numcc;
+  return e->site == CCE_NONE ? 1
+                            : cce_node_width (&g->nodes[g->sites[e->site].node]);
 }
 
 /* Everything cce_graph_encode promises, checked against the model.  */
@@ -446,6 +447,7 @@ check_encoding (const struct model *m, const struct cce_graph *g,
 {
   size_t nn = g->nnodes, ns = g->nsites, i, k;
   size_t n_d = 0, n_zero = 0, n_r = 0, n_o = 0, n_i = 0, n_x = 0, n_l = 0;
+  size_t n_f = 0, nfold_sum = 0;
   unsigned char *covered;
   uint32_t *seen, *indeg, *queue, *mark;
   size_t head = 0, tail = 0, nedges_sum = 0;
@@ -466,7 +468,8 @@ check_encoding (const struct model *m, const struct cce_graph *g,
                  "direct site %zu became kind %c", i, gs->kind);
           if (gs->kind == CCE_SITE_DIRECT)
             {
-              CHECK (gs->reason == 0, "direct site %zu has a reason", i);
+              CHECK (gs->reason == 0 && gs->fold == CCE_NONE,
+                     "direct site %zu has a reason or a fold", i);
               n_d++;
               n_zero += !gs->dead && gs->av == 0;
             }
@@ -481,6 +484,16 @@ check_encoding (const struct model *m, const struct cce_graph *g,
               CHECK (cce_site_entry (g, (uint32_t) i)
                      == g->nodes[gs->target].root,
                      "cce_site_entry of back site %zu is not the root", i);
+              if (gs->fold != CCE_NONE)
+                {
+                  const struct cce_node *t = &g->nodes[gs->target];
+                  CHECK (gs->reason == 'r', "overflow cut %zu is folded", i);
+                  CHECK (t->fold_lim > 0 && gs->fold < t->nfold
+                         && t->first_fold + gs->fold < g->nfolds
+                         && g->folds[t->first_fold + gs->fold] == i,
+                         "folded site %zu is not in its callee's folds", i);
+                  n_f++;
+                }
             }
         }
       else
@@ -509,6 +522,19 @@ check_encoding (const struct model *m, const struct cce_graph *g,
       if (nd->flags & CCE_NODE_ENTRY)
         CHECK (nd->has_root && nd->root == 0,
                "ENTRY node %zu has no root 0", i);
+      CHECK ((nd->nfold == 0) == (nd->fold_lim == 0),
+             "node %zu: %u folded sites, fold limit %" PRIu64, i, nd->nfold,
+             nd->fold_lim);
+      if (nd->nfold)
+        {
+          uint64_t w;
+          CHECK (!__builtin_mul_overflow (nd->fold_lim, (uint64_t) nd->nfold,
+                                          &w)
+                 && !__builtin_add_overflow (w, nd->numcc, &w),
+                 "ids of node %zu overflow with its folds", i);
+          CHECK (nd->has_root, "folded node %zu has no root", i);
+        }
+      nfold_sum += nd->nfold;
       if (nd->numcc > maxcc)
         maxcc = nd->numcc;
       nedges_sum += nd->n_in;
@@ -570,6 +596,8 @@ check_encoding (const struct model *m, const struct cce_graph *g,
     }
   CHECK (nedges_sum == g->nedges, "nodes hold %zu edges of %zu", nedges_sum,
          g->nedges);
+  CHECK (nfold_sum == n_f && g->nfolds == n_f, "%zu folded sites, nodes "
+         "count %zu, folds[] holds %zu", n_f, nfold_sum, g->nfolds);
   for (k = 0; k < g->nedges; k++)
     CHECK (covered[k], "edge %zu belongs to no node", k);
   for (i = 0; i < ns; i++)
@@ -679,7 +707,8 @@ check_encoding (const struct model *m, const struct cce_graph *g,
       CHECK (st->direct_sites == n_d && st->zero_sites == n_zero
              && st->back_sites == n_r && st->overflow_sites == n_o
              && st->indirect_sites == n_i && st->external_sites == n_x
-             && st->log_sites == n_l && st->max_numcc == maxcc,
+             && st->log_sites == n_l && st->max_numcc == maxcc
+             && st->folded_sites == n_f,
              "encode stats do not match the graph");
     }
 }
@@ -709,7 +738,9 @@ compare_graphs (const struct cce_graph *g, const struct cce_graph *h)
       CHECK (a->func == b->func && a->flags == b->flags
              && a->numcc == b->numcc && a->has_root == b->has_root
              && (!a->has_root || a->root == b->root) && a->n_in == b->n_in
-             && (!a->n_in || a->first_in == b->first_in),
+             && (!a->n_in || a->first_in == b->first_in)
+             && a->nfold == b->nfold && a->fold_lim == b->fold_lim
+             && (!a->nfold || a->first_fold == b->first_fold),
              "node %zu differs after re-read", i);
     }
   for (i = 0; i < g->nsites; i++)
@@ -718,7 +749,8 @@ compare_graphs (const struct cce_graph *g, const struct cce_graph *h)
       CHECK (a->node == b->node && a->kind == b->kind
              && a->target == b->target && a->first_frame == b->first_frame
              && a->nframes == b->nframes
-             && (a->kind != CCE_SITE_DIRECT || a->av == b->av),
+             && (a->kind != CCE_SITE_DIRECT || a->av == b->av)
+             && a->fold == b->fold,
              "site %zu differs after re-read", i);
     }
   for (i = 0; i < g->nframes; i++)
@@ -740,7 +772,7 @@ static struct cce_graph *
 dict_round_trip (struct cce_graph *g)
 {
   char *text = NULL, *text2 = NULL, *exact, head[64], err[256] = "";
-  size_t len = 0, len2 = 0, hl, counts[5] = { 0 }, roots = 0, i;
+  size_t len = 0, len2 = 0, hl, counts[6] = { 0 }, roots = 0, folded = 0, i;
   const char *p, *end;
   int group = 0;
   struct cce_graph *h;
@@ -755,21 +787,25 @@ dict_round_trip (struct cce_graph *g)
          "dictionary header is not \"%s\"", head);
   CHECK (g->stamp == cce_fnv1a64 (text + hl, len - hl),
          "stamp is not the FNV-1a of the body");
-  /* Groups s f n c e in that order, one line per item.  */
+  /* Groups s f n c e r in that order, one line per item (r: per node with
+     folded sites).  */
   for (p = text + hl, end = text + len; p < end;
        p = (const char *) memchr (p, '\n', (size_t) (end - p)) + 1)
     {
-      const char *letters = "sfnce", *l = strchr (letters, *p);
+      const char *letters = "sfncer", *l = strchr (letters, *p);
       CHECK (*p && l && p[1] == ' ', "dictionary line starts with %c", *p);
       CHECK (l - letters >= group, "dictionary groups out of order");
       group = (int) (l - letters);
       counts[group]++;
     }
   for (i = 0; i < g->nnodes; i++)
-    roots += g->nodes[i].has_root ? 1 : 0;
+    {
+      roots += g->nodes[i].has_root ? 1 : 0;
+      folded += g->nodes[i].nfold ? 1 : 0;
+    }
   CHECK (counts[0] == g->nstrings && counts[1] == g->nfuncs
          && counts[2] == g->nnodes && counts[3] == g->nsites
-         && counts[4] == g->nedges - roots,
+         && counts[4] == g->nedges - roots && counts[5] == folded,
          "dictionary has the wrong number of lines in some group");
 
   /* Read from a copy of exactly LEN bytes: no NUL after it.  */
@@ -801,7 +837,7 @@ struct sim
   size_t nstack;
   long budget;
   int maxdepth;
-  size_t checks, big_ids, fuzzed;
+  size_t checks, big_ids, fuzzed, folded, mixed;
 };
 
 /* The path P (root first, the log site LOGSITE last) is a possible
@@ -812,10 +848,11 @@ replay (const struct cce_graph *g, const uint32_t *p, size_t n,
         uint64_t logsite, uint64_t id, const struct cce_stack_entry *stack,
         size_t nstack)
 {
-  struct cce_stack_entry st[4 * MAXPATH];
+  struct cce_stack_entry *st;
   size_t nst = 0, i;
   uint32_t cur;
   uint64_t cid = 0;
+  int ok = 0;
 
   if (n == 0 || p[n - 1] != logsite)
     return 0;
@@ -825,11 +862,13 @@ replay (const struct cce_graph *g, const uint32_t *p, size_t n,
   cur = g->sites[p[0]].node;
   if (!(g->nodes[cur].flags & CCE_NODE_ENTRY))
     return 0;
+  st = malloc (n * sizeof *st);
+  assert_non_null (st);
   for (i = 0; i + 1 < n; i++)
     {
       const struct cce_site *s = &g->sites[p[i]];
-      if (s->node != cur || cid >= g->nodes[cur].numcc || nst >= 4 * MAXPATH)
-        return 0;
+      if (s->node != cur || cid >= cce_node_width (&g->nodes[cur]))
+        goto out;
       switch (s->kind)
         {
         case CCE_SITE_DIRECT:
@@ -837,9 +876,16 @@ replay (const struct cce_graph *g, const uint32_t *p, size_t n,
           cur = s->target;
           break;
         case CCE_SITE_BACK:
-          st[nst].id = cid;
-          st[nst++].site = p[i];
-          cid = cce_site_entry (g, p[i]);
+          /* A folded site pushes above its limit, and where the plugin
+             gives it the plain push (a noreturn call).  */
+          if (nst < nstack && stack[nst].site == p[i] && stack[nst].id == cid)
+            {
+              st[nst].id = cid;
+              st[nst++].site = p[i];
+              cid = cce_site_entry (g, p[i]);
+            }
+          else if (!cce_site_fold (g, p[i], cid, &cid))
+            goto out;
           cur = s->target;
           break;
         case CCE_SITE_INDIRECT:
@@ -848,20 +894,24 @@ replay (const struct cce_graph *g, const uint32_t *p, size_t n,
           st[nst++].site = p[i];
           cur = g->sites[p[i + 1]].node;
           if (!(g->nodes[cur].flags & CCE_NODE_ENTRY))
-            return 0;
+            goto out;
           cid = 0;
           break;
         default:
-          return 0;
+          goto out;
         }
     }
   if (g->sites[p[n - 1]].kind != CCE_SITE_LOG || g->sites[p[n - 1]].node != cur
-      || cid != id || cid >= g->nodes[cur].numcc || nst != nstack)
-    return 0;
+      || cid != id || cid >= cce_node_width (&g->nodes[cur])
+      || nst != nstack)
+    goto out;
   for (i = 0; i < nst; i++)
     if (st[i].id != stack[i].id || st[i].site != stack[i].site)
-      return 0;
-  return 1;
+      goto out;
+  ok = 1;
+out:
+  free (st);
+  return ok;
 }
 
 static void
@@ -1014,11 +1064,24 @@ fuzz_record (struct sim *S, uint32_t logsite, uint64_t id)
   S->fuzzed++;
   if (r == CCE_DECODE_OK)
     {
-      if (!(n <= 8 * MAXPATH && replay (S->g, out, n, site2, id2, st, ns)))
-        print_path ("decoded", out, n);
-      CHECK (n <= 8 * MAXPATH && replay (S->g, out, n, site2, id2, st, ns),
+      /* A corrupted id may name a real context of a recursion folded
+         deeper than any simulated one: decode it again with room.  */
+      uint32_t *p = out, *big = NULL;
+      if (n > 8 * MAXPATH)
+        {
+          size_t n2 = 0;
+          big = malloc (n * sizeof *big);
+          assert_non_null (big);
+          r = cce_decode (S->g, site2, id2, st, ns, big, n, &n2, &reason);
+          CHECK (r == CCE_DECODE_OK && n2 == n, "second decode differs");
+          p = big;
+        }
+      if (!replay (S->g, p, n, site2, id2, st, ns))
+        print_path ("decoded", p, n < 8 * MAXPATH ? n : 8 * MAXPATH);
+      CHECK (replay (S->g, p, n, site2, id2, st, ns),
              "corrupted record decoded OK to a path that does not produce "
              "it");
+      free (big);
     }
   else
     {
@@ -1066,6 +1129,17 @@ check_log (struct sim *S, uint32_t logsite, uint64_t id)
   S->checks++;
   if (id >= TOP63)
     S->big_ids++;
+  /* Records whose path went through a folded back site (more back sites in
+     the path than on the ccStack).  */
+  {
+    size_t i, backs = 0, pushed = 0;
+    for (i = 0; i < S->npath; i++)
+      backs += S->g->sites[S->path[i]].kind == CCE_SITE_BACK;
+    for (i = 0; i < S->nstack; i++)
+      pushed += S->g->sites[S->stack[i].site].kind == CCE_SITE_BACK;
+    S->folded += backs > pushed;
+    S->mixed += backs > pushed && pushed > 0;
+  }
   check_frames (S->m, S->g, out, n);
 
   if (S->h)
@@ -1098,8 +1172,9 @@ check_logs_at (struct sim *S, uint32_t node, uint64_t id)
   /* Below an unobserved node no id is ever read.  */
   if (!S->g->nodes[node].observed)
     return;
-  CHECK (id < S->g->nodes[node].numcc, "id %" PRIu64 " in node %u is not "
-         "below its numcc %" PRIu64, id, node, S->g->nodes[node].numcc);
+  CHECK (id < cce_node_width (&S->g->nodes[node]), "id %" PRIu64 " in node "
+         "%u is not below its width %" PRIu64, id, node,
+         cce_node_width (&S->g->nodes[node]));
   for (k = m->first[node]; k < m->first[node] + m->count[node]; k++)
     if (m->sites[m->list[k]].kind == CCE_SITE_LOG)
       check_log (S, m->list[k], id);
@@ -1122,6 +1197,14 @@ sim_call (struct sim *S, uint32_t site, uint64_t id, int depth)
       sim_enter (S, s->target, id + s->av, depth + 1);
       break;
     case CCE_SITE_BACK:
+      {
+        uint64_t fid;
+        if (cce_site_fold (S->g, site, id, &fid))
+          {
+            sim_enter (S, s->target, fid, depth + 1);
+            break;
+          }
+      }
       S->stack[S->nstack].id = id;
       S->stack[S->nstack++].site = site;
       sim_enter (S, s->target, cce_site_entry (S->g, site), depth + 1);
@@ -1225,9 +1308,12 @@ sim_walk (struct sim *S, uint32_t start, int maxdepth)
           node = s->target;
           break;
         case CCE_SITE_BACK:
-          S->stack[S->nstack].id = id;
-          S->stack[S->nstack++].site = site;
-          id = cce_site_entry (g, site);
+          if (!cce_site_fold (g, site, id, &id))
+            {
+              S->stack[S->nstack].id = id;
+              S->stack[S->nstack++].site = site;
+              id = cce_site_entry (g, site);
+            }
           node = s->target;
           break;
         default:
@@ -1251,7 +1337,7 @@ struct run
 {
   struct cce_graph *g, *h;
   struct cce_encode_stats st;
-  size_t checks, big_ids, fuzzed;
+  size_t checks, big_ids, fuzzed, folded, mixed;
 };
 
 /* Encoding an encoded graph again gives the same encoding.  */
@@ -1279,12 +1365,15 @@ check_reencode (struct cce_graph *g)
            && g->nodes[i].has_root == nodes[i].has_root
            && g->nodes[i].root == nodes[i].root
            && g->nodes[i].n_in == nodes[i].n_in
-           && (!nodes[i].n_in || g->nodes[i].first_in == nodes[i].first_in),
+           && (!nodes[i].n_in || g->nodes[i].first_in == nodes[i].first_in)
+           && g->nodes[i].nfold == nodes[i].nfold
+           && g->nodes[i].fold_lim == nodes[i].fold_lim,
            "re-encoding changed node %zu", i);
   for (i = 0; i < ns; i++)
     CHECK (g->sites[i].kind == sites[i].kind
            && g->sites[i].reason == sites[i].reason
-           && g->sites[i].av == sites[i].av,
+           && g->sites[i].av == sites[i].av
+           && g->sites[i].fold == sites[i].fold,
            "re-encoding changed site %zu", i);
   for (i = 0; i < ne; i++)
     CHECK (g->edges[i].node == edges[i].node
@@ -1353,6 +1442,8 @@ run_sim (struct model *m, struct run *R, int depth, long budget,
   R->checks += S->checks;
   R->big_ids += S->big_ids;
   R->fuzzed += S->fuzzed;
+  R->folded += S->folded;
+  R->mixed += S->mixed;
   free (S);
 }
 
@@ -1729,6 +1820,50 @@ test_self_recursion_becomes_back_site_with_reason_r (void **state)
   CHECK (g->nodes[f].numcc == 2, "numCC(f) %" PRIu64, g->nodes[f].numcc);
   CHECK (R.st.back_sites == 1 && R.st.overflow_sites == 0, "stats");
   CHECK (R.checks > 5, "simulation decoded %zu records", R.checks);
+  run_free (&R);
+  model_free (&m);
+}
+
+/* fib's shape: two calls of itself.  Both are folded into the id, and a
+   recursion deeper than the fold limit allows pushes the rest.  */
+static void
+test_self_recursion_folds_into_the_id_then_pushes (void **state)
+{
+  struct model m = { 0 };
+  struct run R;
+  uint32_t main_, f, f1, f2;
+  const struct cce_graph *g;
+  uint64_t id, fid;
+  int level;
+
+  (void) state;
+  set_ctx ("folded self recursion");
+  main_ = m_node (&m, 0, CCE_NODE_ENTRY);
+  f = m_node (&m, 1, 0);
+  m_site (&m, main_, CCE_SITE_DIRECT, f, 1);
+  f1 = m_site (&m, f, CCE_SITE_DIRECT, f, 1);
+  f2 = m_site (&m, f, CCE_SITE_DIRECT, f, 1);
+  m_site (&m, f, CCE_SITE_LOG, CCE_NONE, 1);
+  run_encode (&m, &R);
+  g = R.g;
+  CHECK (g->sites[f1].kind == CCE_SITE_BACK && g->sites[f2].kind
+         == CCE_SITE_BACK, "self calls are not back sites");
+  CHECK (g->sites[f1].fold != CCE_NONE && g->sites[f2].fold != CCE_NONE
+         && g->sites[f1].fold != g->sites[f2].fold, "self calls not folded");
+  CHECK (g->nodes[f].nfold == 2 && g->nodes[f].fold_lim
+         == UINT64_C (1) << 32 && R.st.fold_bits == 32
+         && R.st.folded_sites == 2, "fold limit %" PRIu64 ", %u folds",
+         g->nodes[f].fold_lim, g->nodes[f].nfold);
+  /* The id doubles with each level: about 31 levels fold, then the call
+     pushes and its callee starts again at its root.  */
+  for (id = 0, level = 0; cce_site_fold (g, f2, id, &fid); level++)
+    id = fid;
+  CHECK (level >= 30 && level <= 32, "%d levels folded", level);
+  CHECK (!cce_site_fold (g, f1, id, &fid), "folded above the limit");
+  run_sim (&m, &R, 0, 0, 0, 200, 120);
+  CHECK (R.checks > 5000, "simulation decoded %zu records", R.checks);
+  CHECK (R.folded > 1000 && R.mixed > 100, "records through folds: %zu, "
+         "through folds and pushes: %zu", R.folded, R.mixed);
   run_free (&R);
   model_free (&m);
 }
@@ -2612,27 +2747,38 @@ expect_ok (const struct cce_graph *g, const char *what, uint64_t site,
 }
 
 static void
-test_decode_of_id_beyond_numcc_is_incomplete (void **state)
+test_decode_of_id_beyond_width_is_incomplete (void **state)
 {
   struct garbage_graph G;
   const struct cce_graph *g;
   uint64_t cc;
-  uint32_t k;
+  uint32_t k, out[8];
+  size_t n = 0;
+  const char *why = NULL;
 
   (void) state;
   set_ctx ("garbage graph");
   rng_state = base_seed ();
   garbage_graph (&G);
   g = G.R.g;
-  cc = g->nodes[G.c].numcc;
-  expect_incomplete (g, "id == numCC", G.logc, cc, NULL, 0);
+  /* c's ids from numCC up are its self call, folded: numCC itself is
+     one level of it, entered from c's first context.  */
+  CHECK (g->sites[G.cc].fold == 0 && g->nodes[G.c].nfold == 1,
+         "c's self call is not folded");
+  CHECK (cce_decode (g, G.logc, g->nodes[G.c].numcc, NULL, 0, out, 8, &n,
+                     &why) == CCE_DECODE_OK
+         && n >= 3 && n <= 8 && out[n - 1] == G.logc && out[n - 2] == G.cc,
+         "id numCC does not decode as one folded level (%s)",
+         why ? why : "ok");
+  cc = cce_node_width (&g->nodes[G.c]);
+  expect_incomplete (g, "id == width", G.logc, cc, NULL, 0);
   expect_incomplete (g, "id == UINT64_MAX", G.logc, UINT64_MAX, NULL, 0);
   expect_incomplete (g, "id 2^63", G.logc, TOP63, NULL, 0);
   for (k = 0; k < 64; k++)
     {
       uint64_t id = cc + (rnd () >> k);
       if (id >= cc)
-        expect_incomplete (g, "random id >= numCC", G.logc, id, NULL, 0);
+        expect_incomplete (g, "random id >= width", G.logc, id, NULL, 0);
     }
   expect_incomplete (g, "id 1 at ENTRY f with numCC 1", G.logf, 1, NULL, 0);
   garbage_free (&G);
@@ -3065,6 +3211,7 @@ main (void)
     cmocka_unit_test (test_calls_that_reach_no_log_are_dead),
     cmocka_unit_test (test_entry_node_has_root_zero_and_direct_edges_from_one),
     cmocka_unit_test (test_self_recursion_becomes_back_site_with_reason_r),
+    cmocka_unit_test (test_self_recursion_folds_into_the_id_then_pushes),
     cmocka_unit_test (test_mutual_recursion_of_equal_weights_makes_one_back_edge),
     cmocka_unit_test (test_mutual_recursion_puts_the_push_on_the_cold_edge),
     cmocka_unit_test (test_three_cycle_makes_only_closing_edge_back),
@@ -3081,7 +3228,7 @@ main (void)
     cmocka_unit_test (test_read_dict_reads_no_byte_past_len),
     cmocka_unit_test (test_read_dict_refuses_entry_node_with_nonzero_root),
     cmocka_unit_test (test_damaged_dictionary_with_good_stamp_is_refused_or_safe),
-    cmocka_unit_test (test_decode_of_id_beyond_numcc_is_incomplete),
+    cmocka_unit_test (test_decode_of_id_beyond_width_is_incomplete),
     cmocka_unit_test (test_decode_with_bad_stack_site_is_incomplete),
     cmocka_unit_test (test_decode_with_back_entry_for_other_callee_is_incomplete),
     cmocka_unit_test (test_decode_controls_of_garbage_graph_are_ok),

@@ -358,8 +358,10 @@ test_dict_bad_version (void **state)
   (void) state;
   t[9] = '1';                          /* cce-dict 1: before traces */
   expect_bad_text (t, W.len, "version 1", "version");
-  t[9] = '3';                          /* cce-dict 3 */
-  expect_bad_text (t, W.len, "version 3", "version");
+  t[9] = '2';                          /* cce-dict 2: before folding */
+  expect_bad_text (t, W.len, "version 2", "version");
+  t[9] = '4';                          /* cce-dict 4 */
+  expect_bad_text (t, W.len, "version 4", "version");
   t[9] = 'x';
   expect_bad_text (t, W.len, "version x", NULL);
   free (t);
@@ -990,7 +992,8 @@ test_log_incomplete (void **state)
   /* main -> rec -> rec -> rec with a wrong id at the bottom.  */
   {
     struct cce_stack_entry s[2] = { c[3].stack[0], c[3].stack[1] };
-    s[0].id = 77;
+    /* Below rec's width: a recursion folded that deep would decode.  */
+    s[0].id = cce_node_width (&W.g->nodes[N_REC]) + 77;
     lw_record (&w, 1, 10, S9, c[3].id, 2, s);
   }
   lw_done (&w);
