@@ -119,6 +119,9 @@ struct cce_graph
   int observe_all;       /* encode input: take every function as able to
                             log (encode every call, as if all were
                             observed) */
+  int fold_max;          /* encode input: log2 of the largest fold limit
+                            tried (at most 63); 0: the default, 32;
+                            negative: no folding */
   uint64_t stamp;        /* of the dictionary text (write / read output) */
   struct cce_module *modules; size_t nmodules;  /* read and merge output:
                                                    one per dictionary; none

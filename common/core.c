@@ -1031,9 +1031,12 @@ int
 cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
                   char *err, size_t errlen)
 {
-  /* Fold limits tried, largest first: 2^32 lets a recursion with two
-     calls of itself go about 30 levels deep before it pushes.  */
-  static const unsigned fold_bits[] = { 32, 24, 16, 8, 4 };
+  /* Fold limits tried, largest first, from 2^FOLD_MAX down: 2^32 lets a
+     recursion with two calls of itself go about 30 levels deep before it
+     pushes.  */
+  static const unsigned fold_bits[] = { 48, 40, 32, 24, 16, 8, 4 };
+  unsigned fold_max = g->fold_max > 0 && g->fold_max < 64
+                      ? (unsigned) g->fold_max : 32;
   struct adj a;
   size_t nn = g->nnodes, i, j, head = 0, tail = 0, nfolded = 0;
   uint32_t *order = NULL, *indeg = NULL;
@@ -1113,17 +1116,23 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
         g->sites[i].fold = g->nodes[g->sites[i].target].nfold++;
         nfolded++;
       }
+  if (g->fold_max < 0)
+    nfolded = 0;
   cuts0 = number_nodes (g, &a, order, 0, &st.max_numcc);
   if (cuts0 < 0)
     goto oom;
-  for (i = 0; nfolded && i < sizeof fold_bits / sizeof *fold_bits; i++)
+  for (i = 0; nfolded && i <= sizeof fold_bits / sizeof *fold_bits; i++)
     {
-      cuts = number_nodes (g, &a, order, fold_bits[i], &st.max_numcc);
+      /* 2^FOLD_MAX itself, then the listed limits below it.  */
+      unsigned bits = i == 0 ? fold_max : fold_bits[i - 1];
+      if (i > 0 && bits >= fold_max)
+        continue;
+      cuts = number_nodes (g, &a, order, bits, &st.max_numcc);
       if (cuts < 0)
         goto oom;
       if (cuts <= cuts0)
         {
-          st.fold_bits = fold_bits[i];
+          st.fold_bits = bits;
           break;
         }
     }

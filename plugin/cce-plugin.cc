@@ -69,6 +69,8 @@ static struct plugin_info cce_plugin_info = {
   "              reports them at exit when CCE_STATS names a file)\n"
   "  observe-all  encode every call, as if every function logged (to\n"
   "              measure the encoding's full cost)\n"
+  "  fold=N      fold recursion into the id up to a limit of at most 2^N\n"
+  "              (1 to 48, default 32); fold=0: every back edge pushes\n"
 };
 
 /* Plugin options.  GCC 12 parses -fdump-* before it loads plugins, so a
@@ -80,6 +82,7 @@ static const char *opt_dump_file;
 static std::vector<std::string> opt_trace;   /* functions to trace */
 static bool opt_count;
 static bool opt_observe_all;
+static int opt_fold = -1;    /* -1: the default */
 
 /* The position of NAME in the trace list, or -1.  */
 static int
@@ -1188,6 +1191,8 @@ cce_execute (void)
   /* Step 2.  */
   struct cce_encode_stats st;
   c.g->observe_all = opt_observe_all;
+  if (opt_fold >= 0)
+    c.g->fold_max = opt_fold ? opt_fold : -1;
   if (cce_graph_encode (c.g, &st, err, sizeof err) < 0)
     fatal_error (UNKNOWN_LOCATION, "cce: cannot encode the call graph: %s",
                  err);
@@ -1376,6 +1381,18 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
         opt_count = true;
       else if (strcmp (key, "observe-all") == 0 && !value)
         opt_observe_all = true;
+      else if (strcmp (key, "fold") == 0)
+        {
+          char *end;
+          long n = value ? strtol (value, &end, 10) : -1;
+          if (!value || !*value || *end || n < 0 || n > 48)
+            {
+              error ("cce: %<-fplugin-arg-cce-fold%> takes a number of bits "
+                     "from 0 (no folding) to 48: %<-fplugin-arg-cce-fold=16%>");
+              return 1;
+            }
+          opt_fold = (int) n;
+        }
       else if (strcmp (key, "trace") == 0)
         {
           if (!value || !*value)
@@ -1412,7 +1429,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
         {
           error ("cce: unknown plugin argument %<-fplugin-arg-cce-%s%>; "
                  "known: stats, dump[=FILE], trace=F[,F...], count, "
-                 "observe-all", key);
+                 "observe-all, fold=N", key);
           return 1;
         }
     }

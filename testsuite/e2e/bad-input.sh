@@ -12,9 +12,9 @@
 #   - a log that does not exist;
 #   - an unknown --format.
 # The plugin on a compile without -flto must fail with a diagnostic naming
-# -flto.  And the plugin given an unknown argument (-fplugin-arg-cce-bogus=1) must
-# fail the compilation with a diagnostic naming "bogus", without an
-# internal compiler error.
+# -flto.  And the plugin given an unknown argument (-fplugin-arg-cce-bogus=1),
+# or a bad value (-fplugin-arg-cce-fold=99), must fail the compilation with
+# a diagnostic naming the argument, without an internal compiler error.
 #
 # Environment: see run-e2e.sh.
 
@@ -149,20 +149,27 @@ decode_error "unknown --format" "bogus" \
   --format=bogus "$tmp/prog" "$tmp/good.log"
 
 # ---- the plugin on a bad argument -----------------------------------------------
-cce_cc -O2 -fplugin-arg-cce-bogus=1 "$tmp/prog.c" -o "$tmp/prog-bogus" \
-  >"$tmp/bogus.log" 2>&1
-st=$?
-if grep -q "internal compiler error" "$tmp/bogus.log"; then
-  bad "plugin argument 'bogus': internal compiler error"
-  head -n 20 "$tmp/bogus.log" | sed 's/^/    /'
-elif [ "$st" -eq 0 ]; then
-  bad "plugin argument 'bogus': the compilation succeeded"
-elif ! grep -q bogus "$tmp/bogus.log"; then
-  bad "plugin argument 'bogus': no diagnostic names it:"
-  head -n 20 "$tmp/bogus.log" | sed 's/^/    /'
-else
-  ok "plugin argument 'bogus': $(grep bogus "$tmp/bogus.log" | head -n 1)"
-fi
+# plugin_arg_error ARG WORD: the plugin given -fplugin-arg-cce-ARG fails the
+# compilation with a diagnostic that says WORD, and no internal error.
+plugin_arg_error () {
+  cce_cc -O2 "-fplugin-arg-cce-$1" "$tmp/prog.c" -o "$tmp/prog-badarg" \
+    >"$tmp/badarg.log" 2>&1
+  st=$?
+  if grep -q "internal compiler error" "$tmp/badarg.log"; then
+    bad "plugin argument '$1': internal compiler error"
+    head -n 20 "$tmp/badarg.log" | sed 's/^/    /'
+  elif [ "$st" -eq 0 ]; then
+    bad "plugin argument '$1': the compilation succeeded"
+  elif ! grep -q -- "$2" "$tmp/badarg.log"; then
+    bad "plugin argument '$1': no diagnostic says '$2':"
+    head -n 20 "$tmp/badarg.log" | sed 's/^/    /'
+  else
+    ok "plugin argument '$1': $(grep -- "$2" "$tmp/badarg.log" | head -n 1)"
+  fi
+}
+plugin_arg_error bogus=1 bogus
+plugin_arg_error fold=99 "fold"
+plugin_arg_error fold "fold"
 
 # ---- the plugin without -flto -----------------------------------------------------
 $CC -O2 -I"$CCE_INCDIR" -fplugin="$CCE_PLUGIN" -c "$tmp/prog.c" \

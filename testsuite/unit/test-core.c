@@ -166,6 +166,7 @@ struct model
   struct mnode *nodes;
   struct msite *sites;
   uint32_t *first, *count, *list;   /* sites by node (model_index) */
+  int fold_max;                     /* the graph's fold_max */
 };
 
 static void
@@ -352,6 +353,7 @@ model_build (struct model *m)
   int k;
 
   CHECK (g != NULL, "cce_graph_new failed");
+  g->fold_max = m->fold_max;
   for (i = 0; i < m->nfuncs; i++)
     {
       char name[64];
@@ -1864,6 +1866,27 @@ test_self_recursion_folds_into_the_id_then_pushes (void **state)
   CHECK (R.checks > 5000, "simulation decoded %zu records", R.checks);
   CHECK (R.folded > 1000 && R.mixed > 100, "records through folds: %zu, "
          "through folds and pushes: %zu", R.folded, R.mixed);
+  run_free (&R);
+
+  /* fold=16 (-fplugin-arg-cce-fold): a lower limit; fold=0: none.  */
+  m.fold_max = 16;
+  run_encode (&m, &R);
+  CHECK (R.g->nodes[f].fold_lim == UINT64_C (1) << 16
+         && R.st.fold_bits == 16 && R.st.folded_sites == 2,
+         "fold=16: limit %" PRIu64, R.g->nodes[f].fold_lim);
+  run_sim (&m, &R, 0, 0, 0, 100, 60);
+  CHECK (R.folded > 100 && R.mixed > 10, "fold=16: records through folds: "
+         "%zu, through folds and pushes: %zu", R.folded, R.mixed);
+  run_free (&R);
+  m.fold_max = -1;
+  run_encode (&m, &R);
+  CHECK (R.st.folded_sites == 0 && R.st.fold_bits == 0
+         && R.g->sites[f1].fold == CCE_NONE && R.g->nodes[f].nfold == 0
+         && R.g->nodes[f].fold_lim == 0, "fold=0 folded %zu sites",
+         R.st.folded_sites);
+  run_sim (&m, &R, 0, 0, 0, 100, 60);
+  CHECK (R.checks > 1000 && R.folded == 0, "fold=0: %zu records, %zu "
+         "through folds", R.checks, R.folded);
   run_free (&R);
   model_free (&m);
 }
