@@ -7,15 +7,21 @@
      1. Back edges of recursion move to the ccStack (site kind 'b'): the
         edges against a node order chosen in each strongly connected
         component so that the hot edges of a cycle stay direct.
-     2. In topological order, numCC (N) = [N has a root] + the sum of numCC
-        over N's incoming direct edges.  Where the sum would exceed
-        UINT64_MAX, the incoming edges with the most contexts move to the
-        ccStack too ('b', reason 'o').
+     2. In topological order, numCC (N) = [N has a root] + the sum of the
+        widths of N's callers over its incoming direct edges; the width of
+        a node is its numCC, plus the ids of recursion folded into it (the
+        back edges into it, each with a fold index J of K, enter it with
+        NUMCC + id * K + J while the caller's id is below the fold limit).
+        Where the sum would exceed UINT64_MAX, the incoming edges with the
+        most contexts move to the ccStack too ('b', reason 'o').  The
+        largest fold limit that cuts no more edges than no folding is
+        taken.
      3. Each node's incoming edges, its root edge included, are laid end to
-        end in order of decreasing frequency: the hottest edge gets
-        addition value 0 and needs no code.  An entry node's root edge
-        comes first, so that "segment start" is id 0 for every function
-        that can be entered through a pointer or from outside.
+        end: the hottest edge first, so that it gets addition value 0 and
+        needs no code, then the others narrowest first, so that their
+        addition values stay small.  An entry node's root edge comes
+        first, so that "segment start" is id 0 for every function that can
+        be entered through a pointer or from outside.
 
    Example: main calls a and b, both call c, a's call is the hotter one.
         numCC: main 1 (root), a 1, b 1, c 2
@@ -785,6 +791,21 @@ slot_cmp (const void *pa, const void *pb)
   return 0;
 }
 
+/* After the first edge, which gets addition value 0: narrowest first, so
+   that as many addition values as possible stay small (an x86-64 add of a
+   32-bit immediate, not a 64-bit constant).  */
+static int
+slot_narrow_cmp (const void *pa, const void *pb)
+{
+  const struct slot *a = pa, *b = pb;
+
+  if ((a->width == 0) != (b->width == 0))
+    return a->width == 0 ? 1 : -1;
+  if (a->width != b->width)
+    return a->width < b->width ? -1 : 1;
+  return slot_cmp (pa, pb);
+}
+
 static int
 slot_width_cmp (const void *pa, const void *pb)
 {
@@ -991,7 +1012,7 @@ number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
         }
 
       /* Step 3: lay the edges out, the root edge of an entry node first,
-         then by decreasing frequency.  */
+         else the hottest; then the others narrowest first.  */
       if (node->has_root)
         {
           slots[nslots].site = CCE_NONE;
@@ -1008,6 +1029,8 @@ number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
               slots[0] = root;
               break;
             }
+      if (nslots > 2)
+        qsort (slots + 1, nslots - 1, sizeof *slots, slot_narrow_cmp);
       sum = 0;
       for (k = 0; k < nslots; k++)
         {
