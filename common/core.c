@@ -912,14 +912,14 @@ index_edges (struct cce_graph *g)
   return 0;
 }
 
-/* Steps 2 and 3 for fold limits of 2^FOLD_BITS (0: no folding): the
+/* Steps 2 and 3 for fold limits of BASE[n] * 2^FOLD_BITS (0: no folding): the
    contexts of each node in topological order ORDER, overflow cuts, root
    values and addition values.  Starts over from the back edges of step 1
    (the cuts of an earlier run are undone).  Returns the number of overflow
    cuts, or -1 when out of memory.  */
 static long
 number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
-              unsigned fold_bits, uint64_t *max_numcc)
+              const uint64_t *base, unsigned fold_bits, uint64_t *max_numcc)
 {
   size_t nn = g->nnodes, i, j, head, aslots = 0;
   struct slot *slots = NULL;
@@ -1000,15 +1000,24 @@ number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
       while (overflow);
       node->numcc = sum;
       /* Folded recursion: the ids above the contexts, as many as fit.  */
+      /* Folded recursion: the ids above the contexts.  The limit is
+         relative to the ids the callers of the folded sites have without
+         folding (BASE, at least 1), so that a recursion folds about
+         FOLD_BITS / log2 (K + 1) levels deep before it pushes; with one
+         folded site the id grows by a sum, not a factor: 2^12 levels
+         between two pushes make the push's cost vanish, and bound what a
+         corrupted id makes the decoder walk.  As many as fit.  */
       if (node->nfold && fold_bits)
         {
-          uint64_t lim = UINT64_C (1) << fold_bits;
+          unsigned bits = node->nfold == 1 && fold_bits > 12 ? 12 : fold_bits;
+          uint64_t b = base[n] > sum ? base[n] : sum;
           uint64_t room = (UINT64_MAX - sum) / node->nfold;
-          /* With one folded site the id grows by at least NUMCC a level,
-             not by a factor: past 2^16 levels it pushes once every 2^16.  */
-          if (node->nfold == 1 && sum < lim >> 16)
-            lim = sum << 16;
-          node->fold_lim = lim < room ? lim : room;
+          uint64_t lim = b ? b : 1;
+          if (lim > room >> bits)
+            lim = room;
+          else
+            lim <<= bits;
+          node->fold_lim = lim;
         }
 
       /* Step 3: lay the edges out, the root edge of an entry node first,
@@ -1054,15 +1063,16 @@ int
 cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
                   char *err, size_t errlen)
 {
-  /* Fold limits tried, largest first, from 2^FOLD_MAX down: 2^32 lets a
-     recursion with two calls of itself go about 30 levels deep before it
-     pushes.  */
+  /* Fold limits tried, largest first, from BASE * 2^FOLD_MAX down
+     (number_nodes): 2^32 lets a recursion with two calls of itself go
+     about 30 levels deep before it pushes.  */
   static const unsigned fold_bits[] = { 48, 40, 32, 24, 16, 8, 4 };
   unsigned fold_max = g->fold_max > 0 && g->fold_max < 64
                       ? (unsigned) g->fold_max : 32;
   struct adj a;
   size_t nn = g->nnodes, i, j, head = 0, tail = 0, nfolded = 0;
   uint32_t *order = NULL, *indeg = NULL;
+  uint64_t *base = NULL;
   struct cce_encode_stats st;
   long cuts0, cuts;
 
@@ -1141,16 +1151,30 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
       }
   if (g->fold_max < 0)
     nfolded = 0;
-  cuts0 = number_nodes (g, &a, order, 0, &st.max_numcc);
+  base = calloc (nn ? nn : 1, sizeof *base);
+  if (!base)
+    goto oom;
+  cuts0 = number_nodes (g, &a, order, base, 0, &st.max_numcc);
   if (cuts0 < 0)
     goto oom;
+  /* BASE of a folded node: the most contexts it or a caller of a folded
+     site into it has without folding.  */
+  for (i = 0; i < g->nsites; i++)
+    if (g->sites[i].fold != CCE_NONE)
+      {
+        uint32_t t = g->sites[i].target, c = g->sites[i].node;
+        if (g->nodes[t].numcc > base[t])
+          base[t] = g->nodes[t].numcc;
+        if (g->nodes[c].numcc > base[t])
+          base[t] = g->nodes[c].numcc;
+      }
   for (i = 0; nfolded && i <= sizeof fold_bits / sizeof *fold_bits; i++)
     {
       /* 2^FOLD_MAX itself, then the listed limits below it.  */
       unsigned bits = i == 0 ? fold_max : fold_bits[i - 1];
       if (i > 0 && bits >= fold_max)
         continue;
-      cuts = number_nodes (g, &a, order, bits, &st.max_numcc);
+      cuts = number_nodes (g, &a, order, base, bits, &st.max_numcc);
       if (cuts < 0)
         goto oom;
       if (cuts <= cuts0)
@@ -1160,7 +1184,7 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
         }
     }
   if (nfolded && !st.fold_bits
-      && number_nodes (g, &a, order, 0, &st.max_numcc) < 0)
+      && number_nodes (g, &a, order, base, 0, &st.max_numcc) < 0)
     goto oom;
   for (i = 0; i < g->nsites; i++)
     {
@@ -1207,6 +1231,7 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
   adj_free (&a);
   free (order);
   free (indeg);
+  free (base);
   return 0;
 
 oom:
@@ -1215,6 +1240,7 @@ fail:
   adj_free (&a);
   free (order);
   free (indeg);
+  free (base);
   return -1;
 }
 
