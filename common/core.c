@@ -886,7 +886,12 @@ index_edges (struct cce_graph *g)
       }
   g->folds = malloc ((g->nfolds ? g->nfolds : 1) * sizeof *g->folds);
   if (!g->folds)
-    return -1;
+    {
+      g->nfolds = 0;
+      for (i = 0; i < g->nnodes; i++)
+        g->nodes[i].nfold = 0;
+      return -1;
+    }
   for (i = 0, n = 0; i < g->nnodes; i++)
     {
       g->nodes[i].first_fold = (uint32_t) n;
@@ -1557,6 +1562,9 @@ validate (struct cce_graph *g, char *err, size_t errlen)
     if (g->folds[i] == CCE_NONE)
       BAD ("dictionary: folded recursion with a missing site");
   for (i = 0; i < g->nnodes; i++)
+    if (g->nodes[i].nfold && g->nodes[i].numcc == 0)
+      BAD ("dictionary: folded recursion into node %zu without contexts", i);
+  for (i = 0; i < g->nnodes; i++)
     {
       const struct cce_node *n = &g->nodes[i];
       uint64_t end = 0;
@@ -1988,7 +1996,7 @@ signal_sender (const struct cce_graph *g, const struct cce_site *s)
 
 /* A path of folded recursion is as long as the recursion was deep; a
    machine stack holds far fewer frames than this.  */
-#define CCE_DECODE_MAX_FRAMES (UINT64_C (1) << 26)
+#define CCE_DECODE_MAX_FRAMES (UINT64_C (1) << 20)
 
 enum cce_decode_status
 cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,

@@ -624,6 +624,8 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
       FOR_EACH_EDGE (e, ei, gimple_bb (call)->succs)
         if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
           fall = e;
+      if (!fall)
+        return;     /* never returns normally: nothing to pop */
       basic_block nb = split_edge (fall);
       gsi = gsi_start_bb (nb);
       gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
@@ -639,12 +641,15 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
 }
 
 /* Is site S (call STMT) a back site folded into the id that gets the
-   folding code: not a noreturn call, which takes the plain push.  */
+   folding code: not a noreturn call, which takes the plain push, nor a
+   call that returns twice, whose second return must find the top and the
+   id its function had (restored absolutely, not popped).  */
 static bool
 folds (const struct cce_site *s, gimple *stmt)
 {
   return s->kind == CCE_SITE_BACK && s->fold != CCE_NONE && stmt
-         && !gimple_call_noreturn_p (stmt);
+         && !gimple_call_noreturn_p (stmt)
+         && !(gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
 }
 
 /* The functions instrumented, for cce_override_gate.  */

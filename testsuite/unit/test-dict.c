@@ -470,6 +470,43 @@ test_dict_out_of_range (void **state)
                    "line out of range");
 }
 
+/* Folded recursion "r NODE LIM K SITE...": rec's self call.  Every kind
+   of damage is refused with a message.  */
+static void
+test_dict_bad_folds (void **state)
+{
+  const char *body = body_of (W.text), *r = strstr (body, "\nr ");
+  unsigned node, k, site;
+  unsigned long long lim;
+  char old[128], new_[256];
+  int n = 0;
+
+  (void) state;
+  assert_non_null (r);
+  assert_int_equal (sscanf (r, "\nr %u %llu %u %u%n", &node, &lim, &k, &site,
+                            &n), 4);
+  assert_int_equal (node, N_REC);
+  assert_int_equal (k, 1);
+  assert_true (lim > 0);
+  snprintf (old, sizeof old, "%.*s\n", n, r);
+#define BAD_FOLD(what, ...) do { snprintf (new_, sizeof new_, __VA_ARGS__); \
+    expect_bad_edit (old, new_, what); } while (0)
+  BAD_FOLD ("fold site missing", "\nr %u %llu 1 99999\n", node, lim);
+  BAD_FOLD ("fold limit 0", "\nr %u 0 1 %u\n", node, site);
+  BAD_FOLD ("no folded sites", "\nr %u %llu 0\n", node, lim);
+  BAD_FOLD ("fold site twice", "\nr %u %llu 2 %u %u\n", node, lim, site,
+            site);
+  BAD_FOLD ("fold into another node", "\nr %u %llu 1 %u\n", N_WORK, lim,
+            site);
+  BAD_FOLD ("fold of a direct site", "\nr %u %llu 1 0\n", node, lim);
+  BAD_FOLD ("fold limit overflows", "\nr %u 18446744073709551615 1 %u\n",
+            node, site);
+  BAD_FOLD ("fold node missing", "\nr 99 %llu 1 %u\n", lim, site);
+  BAD_FOLD ("second r line", "%s%s", old, old + 1);
+  BAD_FOLD ("fewer sites than K", "\nr %u %llu 2 %u\n", node, lim, site);
+#undef BAD_FOLD
+}
+
 static void
 test_dict_non_numeric (void **state)
 {
@@ -1558,6 +1595,7 @@ main (void)
     cmocka_unit_test (test_dict_bad_stamp),
     cmocka_unit_test (test_dict_truncated),
     cmocka_unit_test (test_dict_out_of_range),
+    cmocka_unit_test (test_dict_bad_folds),
     cmocka_unit_test (test_dict_non_numeric),
     cmocka_unit_test (test_program_elf),
     cmocka_unit_test (test_log_good),
