@@ -148,42 +148,32 @@ fi
 decode_error "unknown --format" "bogus" \
   --format=bogus "$tmp/prog" "$tmp/good.log"
 
-# ---- the plugin on a bad argument -----------------------------------------------
-# plugin_arg_error ARG WORD: the plugin given -fplugin-arg-cce-ARG fails the
-# compilation with a diagnostic that says WORD, and no internal error.
-plugin_arg_error () {
-  cce_cc -O2 "-fplugin-arg-cce-$1" "$tmp/prog.c" -o "$tmp/prog-badarg" \
-    >"$tmp/badarg.log" 2>&1
+# ---- the plugin on bad arguments, and without -flto ---------------------------------
+# compile_error WHAT WORD COMMAND...: COMMAND, a compilation, fails with a
+# diagnostic that says WORD, and without an internal compiler error.
+compile_error () {
+  what=$1 word=$2
+  shift 2
+  "$@" >"$tmp/cerr.log" 2>&1
   st=$?
-  if grep -q "internal compiler error" "$tmp/badarg.log"; then
-    bad "plugin argument '$1': internal compiler error"
-    head -n 20 "$tmp/badarg.log" | sed 's/^/    /'
+  if grep -q "internal compiler error" "$tmp/cerr.log"; then
+    bad "$what: internal compiler error"
+    head -n 20 "$tmp/cerr.log" | sed 's/^/    /'
   elif [ "$st" -eq 0 ]; then
-    bad "plugin argument '$1': the compilation succeeded"
-  elif ! grep -q -- "$2" "$tmp/badarg.log"; then
-    bad "plugin argument '$1': no diagnostic says '$2':"
-    head -n 20 "$tmp/badarg.log" | sed 's/^/    /'
+    bad "$what: the compilation succeeded"
+  elif ! grep -q -- "$word" "$tmp/cerr.log"; then
+    bad "$what: no diagnostic says '$word':"
+    head -n 20 "$tmp/cerr.log" | sed 's/^/    /'
   else
-    ok "plugin argument '$1': $(grep -- "$2" "$tmp/badarg.log" | head -n 1)"
+    ok "$what: $(grep -- "$word" "$tmp/cerr.log" | head -n 1)"
   fi
 }
-plugin_arg_error bogus=1 bogus
-plugin_arg_error fold=99 "fold"
-plugin_arg_error fold "fold"
-
-# ---- the plugin without -flto -----------------------------------------------------
-$CC -O2 -I"$CCE_INCDIR" -fplugin="$CCE_PLUGIN" -c "$tmp/prog.c" \
-  -o "$tmp/prog-nolto.o" >"$tmp/nolto.log" 2>&1
-st=$?
-if grep -q "internal compiler error" "$tmp/nolto.log"; then
-  bad "plugin without -flto: internal compiler error"
-elif [ "$st" -eq 0 ]; then
-  bad "plugin without -flto: the compilation succeeded"
-elif ! grep -q -- "-flto" "$tmp/nolto.log"; then
-  bad "plugin without -flto: no diagnostic names -flto:"
-  head -n 5 "$tmp/nolto.log" | sed 's/^/    /'
-else
-  ok "plugin without -flto: $(grep -- -flto "$tmp/nolto.log" | head -n 1)"
-fi
+for arg in bogus=1 fold=99 fold; do
+  compile_error "plugin argument '$arg'" "${arg%%=*}" \
+    cce_cc -O2 "-fplugin-arg-cce-$arg" "$tmp/prog.c" -o "$tmp/prog-badarg"
+done
+compile_error "plugin without -flto" -flto \
+  $CC -O2 -I"$CCE_INCDIR" -fplugin="$CCE_PLUGIN" -c "$tmp/prog.c" \
+  -o "$tmp/prog-nolto.o"
 
 [ "$failed" -eq 0 ]
