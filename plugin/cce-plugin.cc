@@ -450,6 +450,19 @@ u64_cst (uint64_t v)
   return build_int_cst (long_long_unsigned_type_node, v);
 }
 
+/* The edge on which control leaves the block of STMT when STMT returns
+   normally (not an exception or abnormal edge), or NULL.  */
+static edge
+normal_succ_edge (gimple *stmt)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, gimple_bb (stmt)->succs)
+    if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+      return e;
+  return NULL;
+}
+
 /* Insert SEQ after call STMT: right after it, or on its fall-through edge
    when the call ends its basic block.  Nothing follows a noreturn call.  */
 static void
@@ -463,14 +476,8 @@ insert_after_call (gimple *stmt, gimple_seq seq)
       gsi_insert_seq_after (&gsi, seq, GSI_SAME_STMT);
       return;
     }
-  edge e;
-  edge_iterator ei;
-  FOR_EACH_EDGE (e, ei, gimple_bb (stmt)->succs)
-    if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
-      {
-        gsi_insert_seq_on_edge (e, seq);
-        return;
-      }
+  if (edge e = normal_succ_edge (stmt))
+    gsi_insert_seq_on_edge (e, seq);
 }
 
 /* COND, the last statement of its block so far: split the block after it,
@@ -570,7 +577,7 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
    after.  The restore of the id, if any, is left to the caller.  */
 static void
 insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
-             gcall *call, tree id, gimple_seq *before)
+             gcall *call, tree id)
 {
   tree u64 = long_long_unsigned_type_node;
   const struct cce_site *s = &g->sites[sn];
@@ -579,26 +586,26 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
 
   /* T[ID] = ID * NFOLD + (NUMCC + FOLD): computed even above the limit,
      where it wraps and the push overwrites it.  */
+  gimple_seq before = NULL;
   tree scaled = id;
   if (t->nfold != 1)
     {
       scaled = make_ssa_name (u64);
-      gimple_seq_add_stmt (before, gimple_build_assign (scaled, MULT_EXPR,
-                                                        id,
-                                                        u64_cst (t->nfold)));
+      gimple_seq_add_stmt (&before, gimple_build_assign (scaled, MULT_EXPR,
+                                                         id,
+                                                         u64_cst (t->nfold)));
     }
   tree fid = make_ssa_name (u64);
-  gimple_seq_add_stmt (before, gimple_build_assign (fid, PLUS_EXPR, scaled,
-                                                    u64_cst (t->numcc
-                                                             + s->fold)));
-  gimple_seq_add_stmt (before, gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                             false), fid));
-  for (gimple_stmt_iterator it = gsi_start (*before); !gsi_end_p (it);
+  gimple_seq_add_stmt (&before, gimple_build_assign (fid, PLUS_EXPR, scaled,
+                                                     u64_cst (t->numcc
+                                                              + s->fold)));
+  gimple_seq_add_stmt (&before, gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                              false), fid));
+  for (gimple_stmt_iterator it = gsi_start (before); !gsi_end_p (it);
        gsi_next (&it))
     gimple_set_location (gsi_stmt (it), loc);
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
-  gsi_insert_seq_before (&gsi, *before, GSI_SAME_STMT);
-  *before = NULL;
+  gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
 
   /* if (ID >= LIM) push (ID, SITE, ENTRY);  -- before the call.  */
   gcond *cond = gimple_build_cond (GE_EXPR, id, u64_cst (t->fold_lim),
@@ -619,11 +626,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_set_location (cond, loc);
   if (stmt_ends_bb_p (call))
     {
-      edge e, fall = NULL;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, gimple_bb (call)->succs)
-        if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
-          fall = e;
+      edge fall = normal_succ_edge (call);
       if (!fall)
         return;     /* never returns normally: nothing to pop */
       basic_block nb = split_edge (fall);
@@ -933,7 +936,7 @@ instrument_function (collector &c, size_t first, size_t last)
              and pop out of line where the id has reached the limit.  */
           if (folds (s, call))
             {
-              insert_fold (g, sn, word (sn), call, id, &before);
+              insert_fold (g, sn, word (sn), call, id);
               if (restore_id)
                 gimple_seq_add_stmt (&after,
                                      gimple_build_assign (tls_ref (CCE_TLS_ID,
