@@ -45,6 +45,8 @@
          if (ID >= LIM)                           (cold)
            __cce_pop (ID);
          tls[ID] = ID;
+     On x86-64 the cold __cce_grow, __cce_push and __cce_pop above are
+     the register-keeping __cce_*_keep entry points below.
      noreturn callee: only the "before" half (a folded back edge that is
      noreturn takes the plain out-of-line push).
      SITE is always a site word (cce-format.h): the module key of the
@@ -105,6 +107,25 @@ void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
    $CCE_STATS names.  */
 #define CCE_SYM_PUSH_COUNTED "__cce_push_counted_v4"
 #define CCE_SYM_POP "__cce_pop_v4"
+
+/* The same three for the cold paths of instrumented code, on x86-64,
+   where they keep every register but r10 and r11: the plugin calls them
+   through the GOT from inline asm that clobbers only memory, the flags,
+   r10 and r11, so that values live across a cold push, pop or grow need
+   no callee-saved register on the hot path.
+     __cce_push_keep_v4:  rdi = id, r10 = site, r11 = entry
+     __cce_pop_keep_v4:   rdi = id
+     __cce_grow_keep_v4:  rdi = t; the slot in rax
+   The grow saves the vector registers too (xsave), since it calls into
+   libc.  Defined in rt/keep.c.  */
+#define CCE_SYM_PUSH_KEEP "__cce_push_keep_v4"
+#define CCE_SYM_POP_KEEP "__cce_pop_keep_v4"
+#define CCE_SYM_GROW_KEEP "__cce_grow_keep_v4"
+#if defined __x86_64__ && defined __ELF__
+#define CCE_HAVE_KEEP 1
+#else
+#define CCE_HAVE_KEEP 0
+#endif
 
 /* void __cce_log_at_v4 (unsigned tag, uint64_t site);
    cce_log (TAG) as seen from the log call site SITE.  nothrow, leaf.  */

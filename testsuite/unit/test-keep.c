@@ -1,0 +1,242 @@
+/* test-keep.c -- unit tests of libcce's register-keeping cold-path entry
+   points (rt/keep.c, cce-abi.h): __cce_push_keep_v4, __cce_pop_keep_v4
+   and __cce_grow_keep_v4 must do what __cce_push_v4, __cce_pop_v4 and
+   __cce_grow_v4 do, and leave every register but r10, r11 (and rax for
+   the grow's result) as they found it, the vector registers included,
+   also when they grow the ccStack (a new thread's first push) and call
+   into libc.  x86-64 only: elsewhere the plugin emits plain calls and
+   this test is skipped.  */
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define CCE_RUNTIME
+#include "cce-abi.h"
+#include "cce-format.h"
+
+#if CCE_HAVE_KEEP
+
+/* The registers the entry points must keep: rax rcx rdx rsi rdi r8 r9
+   (words 0-6), then xmm0-xmm15 (16 bytes each, from byte 64).  */
+struct regs
+{
+  uint64_t gpr[8];
+  unsigned char xmm[16][16];
+};
+
+static void
+fill (struct regs *r, unsigned seed)
+{
+  for (int i = 0; i < 8; i++)
+    r->gpr[i] = 0x0101010101010101ULL * (seed + i) ^ 0x5a5a00005a5aULL;
+  for (int i = 0; i < 16; i++)
+    for (int j = 0; j < 16; j++)
+      r->xmm[i][j] = (unsigned char) (seed * 31 + i * 16 + j);
+}
+
+#define LOAD_XMM(n) "movdqu " #n "*16+64(%%r12), %%xmm" #n "\n\t"
+#define SAVE_XMM(n) "movdqu %%xmm" #n ", " #n "*16+64(%%r13)\n\t"
+#define ALL_XMM(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) \
+  M(10) M(11) M(12) M(13) M(14) M(15)
+
+/* Load IN into the registers, put A, B, C in rdi, r10, r11, call the
+   entry point named CALL as the plugin does (through the GOT, off the red
+   zone), and store the registers to OUT (OUT->gpr[7]: rax before the
+   stores of the others, the grow's result).  */
+#define KEEP_CALL(name, in_, out_, a_, b_, c_)                                   \
+  __asm__ volatile (                                                        \
+    "movq %[in], %%r12\n\t"                                                 \
+    "movq %[out], %%r13\n\t"                                                \
+    ALL_XMM (LOAD_XMM)                                                      \
+    "movq 0(%%r12), %%rax\n\t"                                              \
+    "movq 8(%%r12), %%rcx\n\t"                                              \
+    "movq 16(%%r12), %%rdx\n\t"                                             \
+    "movq 24(%%r12), %%rsi\n\t"                                             \
+    "movq 40(%%r12), %%r8\n\t"                                              \
+    "movq 48(%%r12), %%r9\n\t"                                              \
+    "movq %[a], %%rdi\n\t"                                                  \
+    "movq %[b], %%r10\n\t"                                                  \
+    "movq %[c], %%r11\n\t"                                                  \
+    "subq $128, %%rsp\n\t"                                                  \
+    "call *" name "@GOTPCREL(%%rip)\n\t"                                    \
+    "addq $128, %%rsp\n\t"                                                  \
+    "movq %%rax, 0(%%r13)\n\t"                                              \
+    "movq %%rcx, 8(%%r13)\n\t"                                              \
+    "movq %%rdx, 16(%%r13)\n\t"                                             \
+    "movq %%rsi, 24(%%r13)\n\t"                                             \
+    "movq %%rdi, 32(%%r13)\n\t"                                             \
+    "movq %%r8, 40(%%r13)\n\t"                                              \
+    "movq %%r9, 48(%%r13)\n\t"                                              \
+    ALL_XMM (SAVE_XMM)                                                      \
+    :                                                                       \
+    : [in] "m" (in_), [out] "m" (out_), [a] "m" (a_), [b] "m" (b_),         \
+      [c] "m" (c_)                                                          \
+    : "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12",   \
+      "r13", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",        \
+      "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",  \
+      "xmm15", "memory", "cc")
+
+/* The registers of OUT are those of IN, except word SKIP (-1: none);
+   rdi (word 4) must hold RDI.  */
+static void
+assert_kept (const struct regs *in, const struct regs *out, int skip,
+             uint64_t rdi)
+{
+  for (int i = 0; i < 7; i++)
+    if (i == 4)
+      assert_int_equal (out->gpr[i], rdi);
+    else if (i != skip)
+      assert_int_equal (out->gpr[i], in->gpr[i]);
+  for (int i = 0; i < 16; i++)
+    assert_memory_equal (out->xmm[i], in->xmm[i], 16);
+}
+
+/* Push (ID, SITE) entering ENTRY, check the ccStack and the registers.  */
+static void
+push_and_check (uint64_t id, uint64_t site, uint64_t entry, unsigned seed)
+{
+  struct regs in, out;
+  struct regs *pin = &in, *pout = &out;
+  fill (&in, seed);
+  memset (&out, 0, sizeof out);
+  uint64_t top0 = __cce_tls[CCE_TLS_TOP];
+  KEEP_CALL (CCE_SYM_PUSH_KEEP, pin, pout, id, site, entry);
+  assert_kept (&in, &out, -1, id);
+  uint64_t top = __cce_tls[CCE_TLS_TOP];
+  assert_true (top != 0);
+  if (top0)
+    assert_int_equal (top, top0 + sizeof (struct cce_log_frame));
+  const struct cce_log_frame *slot
+    = (const struct cce_log_frame *) (uintptr_t) top - 1;
+  assert_int_equal (slot->id, id);
+  assert_int_equal (slot->site, site);
+  assert_int_equal (__cce_tls[CCE_TLS_ID], entry);
+}
+
+/* Pop back to ID, check the ccStack and the registers.  */
+static void
+pop_and_check (uint64_t id, unsigned seed)
+{
+  struct regs in, out;
+  struct regs *pin = &in, *pout = &out;
+  uint64_t zero = 0, zero2 = 0;
+  fill (&in, seed);
+  uint64_t top0 = __cce_tls[CCE_TLS_TOP];
+  KEEP_CALL (CCE_SYM_POP_KEEP, pin, pout, id, zero, zero2);
+  assert_kept (&in, &out, -1, id);
+  assert_int_equal (__cce_tls[CCE_TLS_TOP],
+                    top0 - sizeof (struct cce_log_frame));
+  assert_int_equal (__cce_tls[CCE_TLS_ID], id);
+}
+
+/* Interposed on libc's: libcce's grow calls it before it blocks signals
+   and maps memory.  It clobbers every vector register, as any libc
+   function may, so that a grow that does not save them fails the test.  */
+#define ZERO_XMM(n) "pxor %%xmm" #n ", %%xmm" #n "\n\t"
+int
+sigfillset (sigset_t *set)
+{
+  __asm__ volatile (ALL_XMM (ZERO_XMM)
+                    ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",
+                        "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+                        "xmm12", "xmm13", "xmm14", "xmm15");
+  memset (set, 0xff, sizeof *set);
+  return 0;
+}
+
+/* libcce's pthread_create starts a thread with its creator's ccStack;
+   glibc's own starts it with none, so that its first push grows it.  */
+typedef int (*create_fn) (pthread_t *, const pthread_attr_t *,
+                          void *(*) (void *), void *);
+
+static void
+run_bare_thread (void *(*fn) (void *))
+{
+  void *libc = dlopen ("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+  assert_non_null (libc);
+  create_fn create = (create_fn) dlsym (libc, "pthread_create");
+  assert_non_null (create);
+  pthread_t t;
+  assert_int_equal (create (&t, NULL, fn, NULL), 0);
+  assert_int_equal (pthread_join (t, NULL), 0);
+  dlclose (libc);
+}
+
+/* A thread's first push grows its ccStack (mmap, sigprocmask: libc);
+   then pushes past the first chunk grow it again.  cmocka's assertions
+   are not for other threads: a failure there exits the process (status
+   255), which fails the test all the same.  */
+static void *
+push_pop_thread (void *arg)
+{
+  (void) arg;
+  assert_int_equal (__cce_tls[CCE_TLS_TOP], 0);
+  enum { N = 20000 };   /* more than the first chunk of entries */
+  for (uint64_t i = 0; i < N; i++)
+    push_and_check (i * 3, 0xffffffff00000000ULL | i, i & 1, (unsigned) i);
+  for (uint64_t i = N; i-- > 0;)
+    pop_and_check (i * 3, (unsigned) i + 7);
+  assert_int_equal (__cce_tls[CCE_TLS_TOP], __cce_tls[CCE_TLS_BASE]);
+  return NULL;
+}
+
+static void
+test_push_pop (void **state)
+{
+  (void) state;
+  run_bare_thread (push_pop_thread);
+}
+
+/* The grow of an inline push: TOP 0 in a new thread gives the base.  */
+static void *
+grow_thread (void *arg)
+{
+  (void) arg;
+  struct regs in, out;
+  struct regs *pin = &in, *pout = &out;
+  uint64_t top = 0, zero = 0, zero2 = 0;
+  fill (&in, 99);
+  assert_int_equal (__cce_tls[CCE_TLS_BASE], 0);
+  KEEP_CALL (CCE_SYM_GROW_KEEP, pin, pout, top, zero, zero2);
+  assert_kept (&in, &out, 0, 0);
+  assert_true (__cce_tls[CCE_TLS_BASE] != 0);
+  assert_int_equal (out.gpr[0], __cce_tls[CCE_TLS_BASE]);
+  return NULL;
+}
+
+static void
+test_grow (void **state)
+{
+  (void) state;
+  run_bare_thread (grow_thread);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_push_pop),
+    cmocka_unit_test (test_grow),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
+
+#else /* !CCE_HAVE_KEEP */
+
+#include <stdio.h>
+
+int
+main (void)
+{
+  puts ("SKIP: the register-keeping entry points exist only on x86-64");
+  return 77;
+}
+
+#endif
