@@ -173,6 +173,80 @@ build_runtime_decls (bool shared)
                                                             u64, NULL_TREE));
 }
 
+/* -fplugin-arg-cce-keep=0: plain calls on the cold paths, for A/B runs.  */
+static bool opt_keep = CCE_HAVE_KEEP;
+
+/* A cold-path call of the runtime's register-keeping entry point NAME
+   (cce-abi.h, __cce_*_keep): an asm that runs SETUP (instructions with
+   constant operands, or "") and calls NAME through the GOT (no lazy PLT
+   binding in between), with IN in rdi and the result (if OUT) in rax,
+   clobbering memory, the flags, r10 and r11 only.  The constants are in
+   the template, not operands, so that GCC does not keep them in
+   registers across the hot path.  */
+static gimple *
+keep_call (const char *name, const std::string &setup, tree in, tree out)
+{
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
+  vec_safe_push (inputs,
+                 build_tree_list (build_tree_list (NULL_TREE,
+                                                   build_string (1, "D")),
+                                  in));
+  if (out)
+    vec_safe_push (outputs,
+                   build_tree_list (build_tree_list (NULL_TREE,
+                                                     build_string (2, "=a")),
+                                    out));
+  static const char *const clob[] = { "memory", "r10", "r11" };
+  for (const char *c : clob)
+    vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                              build_string (strlen (c), c)));
+  std::string text = setup + "call *" + name + "@GOTPCREL(%%rip)";
+  gasm *a = gimple_build_asm_vec (ggc_strdup (text.c_str ()), inputs,
+                                  outputs, clobbers, NULL);
+  gimple_asm_set_volatile (a, true);
+  if (out)
+    SSA_NAME_DEF_STMT (out) = a;
+  return a;
+}
+
+/* The cold push of a folded site: __cce_push (ID, WORD, ENTRY).  */
+static gimple *
+cold_push (tree id, uint64_t word, uint64_t entry)
+{
+  tree u64 = long_long_unsigned_type_node;
+  if (opt_count || !opt_keep)
+    return gimple_build_call (opt_count ? push_counted_decl : push_decl, 3,
+                              id, build_int_cst (u64, word),
+                              build_int_cst (u64, entry));
+  char setup[96];
+  snprintf (setup, sizeof setup,
+            "movabsq $%#" PRIx64 ", %%%%r10\n\tmovabsq $%#" PRIx64
+            ", %%%%r11\n\t", word, entry);
+  return keep_call (CCE_SYM_PUSH_KEEP, setup, id, NULL_TREE);
+}
+
+/* The cold pop of a folded site: __cce_pop (ID).  */
+static gimple *
+cold_pop (tree id)
+{
+  if (!opt_keep)
+    return gimple_build_call (pop_decl, 1, id);
+  return keep_call (CCE_SYM_POP_KEEP, "", id, NULL_TREE);
+}
+
+/* The cold grow of an inline push: GROWN = __cce_grow (TOP).  */
+static gimple *
+cold_grow (tree top, tree grown)
+{
+  if (!opt_keep)
+    {
+      gcall *g = gimple_build_call (grow_decl, 1, top);
+      gimple_call_set_lhs (g, grown);
+      return g;
+    }
+  return keep_call (CCE_SYM_GROW_KEEP, "", top, grown);
+}
+
 /* A reference to the 64-bit word at byte OFFSET from the address ADDR,
    volatile if VOLATILE_P.  */
 static tree
@@ -532,8 +606,7 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
 
   basic_block bb = gimple_bb (cond);
   tree grown = make_ssa_name (u64);
-  gcall *grow = gimple_build_call (grow_decl, 1, top);
-  gimple_call_set_lhs (grow, grown);
+  gimple *grow = cold_grow (top, grown);
   gimple_set_location (grow, loc);
   edge back = add_cold_branch (cond, grow);
   basic_block join = back->dest;
@@ -613,9 +686,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_set_location (cond, loc);
   gsi = gsi_for_stmt (call);
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
-  gimple *push = gimple_build_call (opt_count ? push_counted_decl
-                                    : push_decl, 3, id, u64_cst (word),
-                                    u64_cst (cce_site_entry (g, sn)));
+  gimple *push = cold_push (id, word, cce_site_entry (g, sn));
   gimple_set_location (push, loc);
   add_cold_branch (cond, push);
 
@@ -638,7 +709,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
       gsi = gsi_for_stmt (call);
       gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
     }
-  gimple *pop = gimple_build_call (pop_decl, 1, id);
+  gimple *pop = cold_pop (id);
   gimple_set_location (pop, loc);
   add_cold_branch (cond, pop);
 }
@@ -1401,6 +1472,16 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
             }
           opt_fold = (int) n;
         }
+      else if (strcmp (key, "keep") == 0)
+        {
+          if (!value || (strcmp (value, "0") && strcmp (value, "1")))
+            {
+              error ("cce: %<-fplugin-arg-cce-keep%> takes 0 (plain calls "
+                     "on cold paths) or 1: %<-fplugin-arg-cce-keep=0%>");
+              return 1;
+            }
+          opt_keep = CCE_HAVE_KEEP && strcmp (value, "1") == 0;
+        }
       else if (strcmp (key, "trace") == 0)
         {
           if (!value || !*value)
@@ -1437,7 +1518,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
         {
           error ("cce: unknown plugin argument %<-fplugin-arg-cce-%s%>; "
                  "known: stats, dump[=FILE], trace=F[,F...], count, "
-                 "observe-all, fold=N", key);
+                 "observe-all, fold=N, keep=0|1", key);
           return 1;
         }
     }
