@@ -182,7 +182,9 @@ static bool opt_keep = CCE_HAVE_KEEP;
    binding in between), with IN in rdi and the result (if OUT) in rax,
    clobbering memory, the flags, r10 and r11 only.  The constants are in
    the template, not operands, so that GCC does not keep them in
-   registers across the hot path.  */
+   registers across the hot path.  The call pushes its return address
+   below the stack pointer, where a leaf function may keep data (the red
+   zone): see keep_around.  */
 static gimple *
 keep_call (const char *name, const std::string &setup, tree in, tree out)
 {
@@ -209,12 +211,26 @@ keep_call (const char *name, const std::string &setup, tree in, tree out)
   return a;
 }
 
-/* The cold push of a folded site: __cce_push (ID, WORD, ENTRY).  */
+/* May the cold paths around the instrumented CALL be keep_call asms?
+   Only if CALL stays a call to the end, so that the function is no leaf
+   and keeps nothing in the red zone below the stack pointer, which the
+   asm's call would overwrite (GCC cannot see that call).  A builtin may
+   be expanded without a call (__builtin_setjmp is, and it gets a push),
+   and a const or pure call whose result goes unused may be deleted;
+   those get plain calls.  */
+static bool
+keep_around (gcall *call)
+{
+  return opt_keep && !gimple_call_builtin_p (call, BUILT_IN_NORMAL)
+         && !(gimple_call_flags (call) & (ECF_CONST | ECF_PURE));
+}
+
+/* The cold push of a folded site at CALL: __cce_push (ID, WORD, ENTRY).  */
 static gimple *
-cold_push (tree id, uint64_t word, uint64_t entry)
+cold_push (tree id, uint64_t word, uint64_t entry, gcall *call)
 {
   tree u64 = long_long_unsigned_type_node;
-  if (opt_count || !opt_keep)
+  if (opt_count || !keep_around (call))
     return gimple_build_call (opt_count ? push_counted_decl : push_decl, 3,
                               id, build_int_cst (u64, word),
                               build_int_cst (u64, entry));
@@ -225,20 +241,20 @@ cold_push (tree id, uint64_t word, uint64_t entry)
   return keep_call (CCE_SYM_PUSH_KEEP, setup, id, NULL_TREE);
 }
 
-/* The cold pop of a folded site: __cce_pop (ID).  */
+/* The cold pop of a folded site at CALL: __cce_pop (ID).  */
 static gimple *
-cold_pop (tree id)
+cold_pop (tree id, gcall *call)
 {
-  if (!opt_keep)
+  if (!keep_around (call))
     return gimple_build_call (pop_decl, 1, id);
   return keep_call (CCE_SYM_POP_KEEP, "", id, NULL_TREE);
 }
 
-/* The cold grow of an inline push: GROWN = __cce_grow (TOP).  */
+/* The cold grow of an inline push before CALL: GROWN = __cce_grow (TOP).  */
 static gimple *
-cold_grow (tree top, tree grown)
+cold_grow (tree top, tree grown, gcall *call)
 {
-  if (!opt_keep)
+  if (!keep_around (call))
     {
       gcall *g = gimple_build_call (grow_decl, 1, top);
       gimple_call_set_lhs (g, grown);
@@ -606,7 +622,7 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
 
   basic_block bb = gimple_bb (cond);
   tree grown = make_ssa_name (u64);
-  gimple *grow = cold_grow (top, grown);
+  gimple *grow = cold_grow (top, grown, as_a <gcall *> (call));
   gimple_set_location (grow, loc);
   edge back = add_cold_branch (cond, grow);
   basic_block join = back->dest;
@@ -686,7 +702,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_set_location (cond, loc);
   gsi = gsi_for_stmt (call);
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
-  gimple *push = cold_push (id, word, cce_site_entry (g, sn));
+  gimple *push = cold_push (id, word, cce_site_entry (g, sn), call);
   gimple_set_location (push, loc);
   add_cold_branch (cond, push);
 
@@ -709,7 +725,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
       gsi = gsi_for_stmt (call);
       gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
     }
-  gimple *pop = cold_pop (id);
+  gimple *pop = cold_pop (id, call);
   gimple_set_location (pop, loc);
   add_cold_branch (cond, pop);
 }

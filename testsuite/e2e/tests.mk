@@ -9,7 +9,8 @@
 ## e2e/gen-bigprog.sh and e2e/gen-overflow.sh.  nonlto links an object
 ## built without -flto (e2e/nonlto_ext.c).  shlib links a shared library
 ## built with cce (e2e/shlib_lib.c) and one built without (e2e/shlib_mid.c).  bad-input.sh checks errors on
-## bad input.
+## bad input.  redzone.sh checks a leaf function's red zone across the
+## cold grow of a push (plain C results, no oracle needed).
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -33,6 +34,7 @@ E2E_TESTS = \
 	e2e/sigsync.sh \
 	e2e/shlib.sh \
 	e2e/trace.sh \
+	e2e/redzone.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -68,4 +70,5 @@ E2E_EXTRA = \
 	e2e/shlib.c \
 	e2e/shlib_lib.c \
 	e2e/shlib_mid.c \
-	e2e/trace.c
+	e2e/trace.c \
+	e2e/redzone.c
