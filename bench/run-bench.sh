@@ -10,7 +10,12 @@
 #   --pairs N        alternated plain/cce run pairs per program (default 9,
 #                    --quick 3)
 #   --only LIST      sections to run, a comma-separated subset of
-#                    run,event,decode,build (default all)
+#                    run,event,decode,build,corpus (default all)
+#   --corpus-pairs N workload pairs per corpus program (default 5;
+#                    --quick: the three programs of the smoke set, 1 pair)
+#   --corpus-workdir DIR  the corpus work dir (default
+#                    ${TMPDIR:-/tmp}/cce-corpus; source packages
+#                    downloaded there before are reused)
 #   --out FILE       results file (default BUILDDIR/bench/results.md)
 #   --workdir DIR    where binaries and logs go (default BUILDDIR/bench/work)
 #   --builddir DIR   the cce build tree (default: the tree this script is in)
@@ -20,6 +25,13 @@
 # Where cce comes from: CCE_PLUGIN, CCE_RTDIR, CCE_INCDIR (as for
 # testsuite/cce-cc) and CCE_DECODE from the environment, else the build
 # tree.  CC (default gcc) is the compiler of both builds.
+#
+# The corpus section runs testsuite/corpus/run-corpus.sh without its
+# validation against gdb (`make corpus` does that): Debian source packages
+# (apt-get source, so it needs the package archive; without it the section
+# says why it did not run), built plain and with cce, their own tests run
+# on both, and their workloads timed in alternated pairs.  It takes about
+# 20 minutes (--quick: the smoke set, about 3).
 #
 # Ratios are instrumented/plain of user+system CPU time (wait4 rusage,
 # bench/runtime.c), from alternated runs: pair i runs plain then cce for
@@ -36,7 +48,9 @@ builddir=$srcroot
 quick=${BENCH_QUICK:-0}
 test "$quick" = 0 || quick=1
 pairs=
-only=run,event,decode,build
+only=run,event,decode,build,corpus
+corpus_pairs=
+corpus_workdir=${TMPDIR:-/tmp}/cce-corpus
 out=
 workdir=
 
@@ -47,6 +61,10 @@ while test $# -gt 0; do
     --pairs=*) pairs=${1#--pairs=}; shift ;;
     --only) only=$2; shift 2 ;;
     --only=*) only=${1#--only=}; shift ;;
+    --corpus-pairs) corpus_pairs=$2; shift 2 ;;
+    --corpus-pairs=*) corpus_pairs=${1#--corpus-pairs=}; shift ;;
+    --corpus-workdir) corpus_workdir=$2; shift 2 ;;
+    --corpus-workdir=*) corpus_workdir=${1#--corpus-workdir=}; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
     --workdir) workdir=$2; shift 2 ;;
@@ -78,6 +96,10 @@ fi
 case $pairs in
   ''|*[!0-9]*|0) echo "$me: --pairs needs a positive number" >&2; exit 2 ;;
 esac
+: "${corpus_pairs:=5}"
+case $corpus_pairs in
+  ''|*[!0-9]*|0) echo "$me: --corpus-pairs needs a positive number" >&2; exit 2 ;;
+esac
 
 : "${CC:=gcc}"
 : "${CCE_INCDIR:=$srcroot/rt}"
@@ -101,6 +123,7 @@ w=$workdir
 t_start=$(date +%s)
 
 progress () { echo "bench: $*" >&2; }
+final_status=0
 die () { echo "$me: $*" >&2; exit 1; }
 
 # Logs and decoder output go to /dev/null: if it is not the device (a
@@ -416,18 +439,57 @@ fi
 # ---------------------------------------------------------------------------
 # (e) The corpus.
 # ---------------------------------------------------------------------------
-if test -f "$srcroot/testsuite/corpus/run-corpus.sh"; then
-  emit "## Real programs"
+corpus=$srcroot/testsuite/corpus/run-corpus.sh
+if want corpus && test -f "$corpus"; then
+  emit "## Real programs (the corpus)"
   emit ""
-  if grep -q -- '--ratio-pairs' "$srcroot/testsuite/corpus/run-corpus.sh"; then
-    emit "Not run here.  The run-time and size ratios of real programs (Debian source packages, their own workloads) come from \`make corpus\` (testsuite/corpus/run-corpus.sh; \`make corpus CORPUS_FLAGS='--ratio-pairs 7'\` for more pairs, \`make corpus-smoke\` for three programs); it writes docs/corpus.md."
+  if test $quick = 1; then
+    cargs="--smoke"
   else
-    emit "Not run here: see testsuite/corpus/run-corpus.sh (\`make corpus\`)."
+    cargs="--ratio-pairs $corpus_pairs"
+  fi
+  progress "[corpus] run-corpus.sh $cargs --no-validate (log: $w/corpus.log)"
+  # CCE_PLUGIN, CCE_RTDIR and CCE_INCDIR are exported: the corpus uses
+  # this build tree's cce too.
+  sh "$corpus" --workdir "$corpus_workdir" $cargs --no-validate \
+     --table "$w/corpus.md" > "$w/corpus.log" 2>&1
+  cs=$?
+  case $cs in 0|77) ;; *) final_status=1 ;; esac
+  if test $cs = 77 || test ! -s "$w/corpus.md"; then
+    emit "Not run: $(grep -v '^\[' "$w/corpus.log" | tail -n 1) (exit $cs; log: $w/corpus.log)."
+  else
+    # The columns that matter here, by name, from run-corpus.sh's table.
+    awk -F ' *[|] *' '
+      /^[|] program [|]/ {
+        for (i = 2; i < NF; i++) col[$i] = i
+        print "| program | run time | build | text / .text | dict bytes | result |"
+        print "|---|--:|--:|--:|--:|---|"
+        intab = 1; next
+      }
+      intab && /^[|]---/ { next }
+      intab && /^[|]/ {
+        rt = $col["run time"]
+        printf "| %s | %s | %s | %s | %s | %s |\n", $2, rt, $col["build"], \
+               $col["text / .text"], $col["dict bytes"], $col["result"]
+        if (rt ~ /^[0-9.]+$/) { n++; lg += log(rt); if (rt > 1.05) { over++; ol = ol ", " $2 " " rt } }
+        next
+      }
+      intab { intab = 0 }
+      END {
+        if (n) {
+          printf "\nGeometric mean of the run-time ratios: **%.3f** over %d programs; above 1.05: %d%s.\n", exp(lg / n), n, over + 0, (over ? " (" substr(ol, 3) ")" : "")
+        }
+      }' "$w/corpus.md" > "$w/corpus.sum"
+    while IFS= read -r line; do emit "$line"; done < "$w/corpus.sum"
+    emit ""
+    emit "Run time = median over the workload pairs of cce / plain CPU time, every call encoded (observe-all); build = configure and make CPU time; text = size(1)'s text (dictionary included) / the .text section alone.  The whole table, with the workloads and the plugin's counts: $w/corpus.md (\`make corpus\` also validates the contexts against gdb and writes docs/corpus.md).  run-corpus.sh exit status: $cs."
   fi
   emit ""
 fi
 
+test $final_status = 0 || progress "the corpus failed (run-corpus.sh exit $cs): see $w/corpus.log"
 t_end=$(date +%s)
 emit "Total time of this run: $((t_end - t_start)) s."
 mv "$out.tmp" "$out"
 progress "done in $((t_end - t_start)) s; results in $out"
+exit $final_status
