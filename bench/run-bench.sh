@@ -6,13 +6,17 @@
 # results.
 #
 # Usage: run-bench.sh [OPTION...]
-#   --quick          fewer repetitions and half-size workloads (< 2 min)
+#   --quick          fewer repetitions, half-size workloads and the
+#                    corpus's smoke set (about 5 minutes)
 #   --pairs N        alternated plain/cce run pairs per program (default 9,
 #                    --quick 3)
 #   --only LIST      sections to run, a comma-separated subset of
 #                    run,event,decode,build,corpus (default all)
 #   --corpus-pairs N workload pairs per corpus program (default 5;
 #                    --quick: the three programs of the smoke set, 1 pair)
+#   --corpus-build-pairs N  alternated build pairs per corpus program for
+#                    its build-time ratio (default 1; 5 adds about 40
+#                    minutes)
 #   --corpus-workdir DIR  the corpus work dir (default
 #                    ${TMPDIR:-/tmp}/cce-corpus; source packages
 #                    downloaded there before are reused)
@@ -50,6 +54,7 @@ test "$quick" = 0 || quick=1
 pairs=
 only=run,event,decode,build,corpus
 corpus_pairs=
+corpus_build_pairs=1
 corpus_workdir=${TMPDIR:-/tmp}/cce-corpus
 out=
 workdir=
@@ -63,6 +68,8 @@ while test $# -gt 0; do
     --only=*) only=${1#--only=}; shift ;;
     --corpus-pairs) corpus_pairs=$2; shift 2 ;;
     --corpus-pairs=*) corpus_pairs=${1#--corpus-pairs=}; shift ;;
+    --corpus-build-pairs) corpus_build_pairs=$2; shift 2 ;;
+    --corpus-build-pairs=*) corpus_build_pairs=${1#--corpus-build-pairs=}; shift ;;
     --corpus-workdir) corpus_workdir=$2; shift 2 ;;
     --corpus-workdir=*) corpus_workdir=${1#--corpus-workdir=}; shift ;;
     --out) out=$2; shift 2 ;;
@@ -97,9 +104,11 @@ case $pairs in
   ''|*[!0-9]*|0) echo "$me: --pairs needs a positive number" >&2; exit 2 ;;
 esac
 : "${corpus_pairs:=5}"
-case $corpus_pairs in
-  ''|*[!0-9]*|0) echo "$me: --corpus-pairs needs a positive number" >&2; exit 2 ;;
+case $corpus_pairs$corpus_build_pairs in
+  *[!0-9]*) echo "$me: --corpus-pairs and --corpus-build-pairs need positive numbers" >&2; exit 2 ;;
 esac
+test "$corpus_pairs" -gt 0 && test "$corpus_build_pairs" -gt 0 ||
+  { echo "$me: --corpus-pairs and --corpus-build-pairs need positive numbers" >&2; exit 2; }
 
 : "${CC:=gcc}"
 : "${CCE_INCDIR:=$srcroot/rt}"
@@ -446,7 +455,7 @@ if want corpus && test -f "$corpus"; then
   if test $quick = 1; then
     cargs="--smoke"
   else
-    cargs="--ratio-pairs $corpus_pairs"
+    cargs="--ratio-pairs $corpus_pairs --build-pairs $corpus_build_pairs"
   fi
   progress "[corpus] run-corpus.sh $cargs --no-validate (log: $w/corpus.log)"
   # CCE_PLUGIN, CCE_RTDIR and CCE_INCDIR are exported: the corpus uses
@@ -482,7 +491,7 @@ if want corpus && test -f "$corpus"; then
       }' "$w/corpus.md" > "$w/corpus.sum"
     while IFS= read -r line; do emit "$line"; done < "$w/corpus.sum"
     emit ""
-    emit "Run time = median over the workload pairs of cce / plain CPU time, every call encoded (observe-all); build = configure and make CPU time; text = size(1)'s text (dictionary included) / the .text section alone.  The whole table, with the workloads and the plugin's counts: $w/corpus.md (\`make corpus\` also validates the contexts against gdb and writes docs/corpus.md).  run-corpus.sh exit status: $cs."
+    emit "Run time = median over the workload pairs of cce / plain CPU time, every call encoded (observe-all); build = configure and make CPU time (median of $corpus_build_pairs alternated pair(s) of builds); text = size(1)'s text (dictionary included) / the .text section alone.  The whole table, with the workloads and the plugin's counts: $w/corpus.md (\`make corpus\` also validates the contexts against gdb and writes docs/corpus.md).  run-corpus.sh exit status: $cs."
   fi
   emit ""
 fi

@@ -12,6 +12,9 @@
 #   --ratio-pairs N    run each program's workload N times on each build,
 #                      alternating, for the run-time ratio (default 5, or
 #                      1 with --smoke; 0: no run-time measurement)
+#   --build-pairs N    build each program N times on each build, in
+#                      alternated pairs, for the build-time ratio (the
+#                      median; default 1: the ratio of the one build)
 #   --table FILE       write the results table (markdown) to FILE; the
 #                      default is docs/corpus.md of the source tree when
 #                      the full default set runs, no table otherwise
@@ -89,6 +92,7 @@ observe_flag=
 progs=
 smoke=no
 ratio_pairs=
+build_pairs=1
 table=
 table_set=no
 observe=all
@@ -102,6 +106,8 @@ while test $# -gt 0; do
     --smoke) smoke=yes; shift ;;
     --ratio-pairs) ratio_pairs=$2; shift 2 ;;
     --ratio-pairs=*) ratio_pairs=${1#--ratio-pairs=}; shift ;;
+    --build-pairs) build_pairs=$2; shift 2 ;;
+    --build-pairs=*) build_pairs=${1#--build-pairs=}; shift ;;
     --table) table=$2; table_set=yes; shift 2 ;;
     --table=*) table=${1#--table=}; table_set=yes; shift ;;
     --no-table) table=; table_set=yes; shift ;;
@@ -120,6 +126,9 @@ done
 case $ratio_pairs in
   '') if test $smoke = yes; then ratio_pairs=1; else ratio_pairs=5; fi ;;
   *[!0-9]*) echo "$me: --ratio-pairs wants a number" >&2; exit 2 ;;
+esac
+case $build_pairs in
+  ''|0|*[!0-9]*) echo "$me: --build-pairs wants a positive number" >&2; exit 2 ;;
 esac
 full=no
 if test $smoke = yes; then
@@ -835,6 +844,51 @@ workload () {
   eval "w_$1=$(fsub "$c1" "$c0") wrc_$1=$wrc"
 }
 
+# variant_flags V: CC_V, CFLAGS_V and LDFLAGS_V for build V (plain or cce).
+variant_flags () {
+  if test "$1" = plain; then
+    CC_V=gcc CFLAGS_V=$PLAIN_CFLAGS LDFLAGS_V=$PLAIN_CFLAGS
+  else
+    # README.md: compile and link with the flags of `pkg-config cce`,
+    # --cflags and --libs both on the link.  The -specs of --cflags is
+    # what keeps libcce in links that put LDFLAGS before the objects
+    # (lua's, tcc's); --libs alone does not.
+    CC_V=gcc CFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS"
+    LDFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS $CCE_LIBS $CCE_EXTRA_LDFLAGS"
+  fi
+}
+
+# build_pairs_ratio PROG: with --build-pairs N > 1, N - 1 more builds of
+# each variant in fresh trees (PROG/V.bp), alternating the order per pair;
+# sets bp_median to the median of the N build-time ratios (the first
+# pair's is $cpu_cce / $cpu_plain from run_program).
+build_pairs_ratio () {
+  bp_prog=$1 bp_f=$(fn "$1") bp_dir=$workdir/$1
+  { ratio "$cpu_cce" "$cpu_plain"; echo; } > "$bp_dir/buildratios"
+  bp_i=1
+  while test $bp_i -lt "$build_pairs"; do
+    if test $((bp_i % 2)) = 1; then bp_order="cce plain"; else bp_order="plain cce"; fi
+    for bp_v in $bp_order; do
+      variant_flags $bp_v
+      rm -rf "$bp_dir/$bp_v.bp"
+      "recipe_${bp_f}_prepare" "$bp_dir/$bp_v.bp" || return 1
+      cpu bc0
+      "recipe_${bp_f}_build" $bp_v "$bp_dir/$bp_v.bp" > "$bp_dir/$bp_v.bp.log" 2>&1 || {
+        log "$bp_prog/$bp_v: build pair $((bp_i + 1)) FAILED (log: $bp_dir/$bp_v.bp.log)"
+        return 1
+      }
+      cpu bc1
+      eval "bp_$bp_v=$(fsub "$bc1" "$bc0")"
+      rm -rf "$bp_dir/$bp_v.bp"
+    done
+    bp_r=$(ratio "$bp_cce" "$bp_plain")
+    echo "$bp_r" >> "$bp_dir/buildratios"
+    log "$bp_prog: build pair $((bp_i + 1))/$build_pairs: plain $bp_plain s, cce $bp_cce s CPU: ratio $bp_r"
+    bp_i=$((bp_i + 1))
+  done
+  bp_median=$(median < "$bp_dir/buildratios")
+}
+
 run_program () {
   prog=$1 f=$(fn "$1")
   pdir=$workdir/$prog
@@ -850,16 +904,7 @@ run_program () {
 
   for v in plain cce; do
     eval "build_$v=FAIL tests_$v=- trc_$v=- secs_$v=- cpu_$v= text_$v= dtext_$v="
-    if test $v = plain; then
-      CC_V=gcc CFLAGS_V=$PLAIN_CFLAGS LDFLAGS_V=$PLAIN_CFLAGS
-    else
-      # README.md: compile and link with the flags of `pkg-config cce`,
-      # --cflags and --libs both on the link.  The -specs of --cflags is
-      # what keeps libcce in links that put LDFLAGS before the objects
-      # (lua's, tcc's); --libs alone does not.
-      CC_V=gcc CFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS"
-      LDFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS $CCE_LIBS $CCE_EXTRA_LDFLAGS"
-    fi
+    variant_flags $v
     tree=$pdir/$v
     log "$prog/$v: unpack"
     if ! "recipe_${f}_prepare" "$tree"; then
@@ -976,7 +1021,18 @@ run_program () {
   put r_tests_cce "$tests_cce"
   put r_build_plain "$secs_plain"
   put r_build_cce "$secs_cce"
-  put r_buildratio "$(test -n "$cpu_plain" && test -n "$cpu_cce" && ratio "$cpu_cce" "$cpu_plain" || echo -)"
+  buildratio=-
+  if test -n "$cpu_plain" && test -n "$cpu_cce"; then
+    if test "$build_pairs" -gt 1; then
+      bp_median=-
+      build_pairs_ratio "$prog" || bp_median=-
+      buildratio=$bp_median
+      log "$prog: build-time ratio (median of $build_pairs pairs): $buildratio"
+    else
+      buildratio=$(ratio "$cpu_cce" "$cpu_plain")
+    fi
+  fi
+  put r_buildratio "$buildratio"
   put r_runratio "$runratio"
   put r_textratio "$(test -n "$text_plain" && test -n "$text_cce" && ratio "$text_cce" "$text_plain" || echo -)"
   put r_dtextratio "$(test -n "$dtext_plain" && test -n "$dtext_cce" && ratio "$dtext_cce" "$dtext_plain" || echo -)"
@@ -1026,7 +1082,7 @@ write_table () {
     echo "tools included). *Run time* is the median over the workload pairs of the"
     echo "ratio cce / plain of user+sys CPU time (\`times\`), the builds run alternately;"
     echo "each recipe in \`run-corpus.sh\` documents its workload. *Build* is the ratio of"
-    echo "the user+sys CPU time of configure and make. *Text* is the ratio of size(1)'s"
+    echo "the user+sys CPU time of configure and make ($build_pairs build pair(s) per program, the median). *Text* is the ratio of size(1)'s"
     echo "text (all read-only sections, the dictionary included) / of the .text section"
     echo "alone; *dict* is the size of the \`cce_dict\` section in bytes. The last two"
     echo "columns come from \`PROG/pushes\` and \`PROG/validated\` in the work dir when"
