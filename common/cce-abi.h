@@ -117,10 +117,16 @@ void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
      __cce_pop_keep_v4:   rdi = id
      __cce_grow_keep_v4:  rdi = t; the slot in rax
    The grow saves the vector registers too (xsave), since it calls into
-   libc.  Defined in rt/keep.c.  */
+   libc.  The caller steps over its red zone around the call:
+     addq $-CCE_KEEP_SKIP, %rsp; call *NAME@GOTPCREL(%rip);
+     subq $-CCE_KEEP_SKIP, %rsp
+   (GCC does not see that call, and the function may be a leaf that keeps
+   data below its stack pointer); the entry points' CFI describes their
+   frames with that skip.  Defined in rt/keep.c.  */
 #define CCE_SYM_PUSH_KEEP "__cce_push_keep_v4"
 #define CCE_SYM_POP_KEEP "__cce_pop_keep_v4"
 #define CCE_SYM_GROW_KEEP "__cce_grow_keep_v4"
+#define CCE_KEEP_SKIP 128
 #if defined __x86_64__ && defined __ELF__
 #define CCE_HAVE_KEEP 1
 #else

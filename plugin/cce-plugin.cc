@@ -182,9 +182,11 @@ static bool opt_keep = CCE_HAVE_KEEP;
    binding in between), with IN in rdi and the result (if OUT) in rax,
    clobbering memory, the flags, r10 and r11 only.  The constants are in
    the template, not operands, so that GCC does not keep them in
-   registers across the hot path.  The call pushes its return address
-   below the stack pointer, where a leaf function may keep data (the red
-   zone): see keep_around.  */
+   registers across the hot path.  GCC does not see the call, so the
+   function may be a leaf that keeps data in the red zone below its stack
+   pointer (when the instrumented call is expanded inline, as
+   __builtin_setjmp is, or deleted after this pass): the asm steps over
+   the red zone around the call, as cce-abi.h asks.  */
 static gimple *
 keep_call (const char *name, const std::string &setup, tree in, tree out)
 {
@@ -202,7 +204,9 @@ keep_call (const char *name, const std::string &setup, tree in, tree out)
   for (const char *c : clob)
     vec_safe_push (clobbers, build_tree_list (NULL_TREE,
                                               build_string (strlen (c), c)));
-  std::string text = setup + "call *" + name + "@GOTPCREL(%%rip)";
+  std::string skip = std::to_string (CCE_KEEP_SKIP);
+  std::string text = setup + "addq $-" + skip + ", %%rsp\n\tcall *" + name
+                     + "@GOTPCREL(%%rip)\n\tsubq $-" + skip + ", %%rsp";
   gasm *a = gimple_build_asm_vec (ggc_strdup (text.c_str ()), inputs,
                                   outputs, clobbers, NULL);
   gimple_asm_set_volatile (a, true);
@@ -211,26 +215,12 @@ keep_call (const char *name, const std::string &setup, tree in, tree out)
   return a;
 }
 
-/* May the cold paths around the instrumented CALL be keep_call asms?
-   Only if CALL stays a call to the end, so that the function is no leaf
-   and keeps nothing in the red zone below the stack pointer, which the
-   asm's call would overwrite (GCC cannot see that call).  A builtin may
-   be expanded without a call (__builtin_setjmp is, and it gets a push),
-   and a const or pure call whose result goes unused may be deleted;
-   those get plain calls.  */
-static bool
-keep_around (gcall *call)
-{
-  return opt_keep && !gimple_call_builtin_p (call, BUILT_IN_NORMAL)
-         && !(gimple_call_flags (call) & (ECF_CONST | ECF_PURE));
-}
-
-/* The cold push of a folded site at CALL: __cce_push (ID, WORD, ENTRY).  */
+/* The cold push of a folded site: __cce_push (ID, WORD, ENTRY).  */
 static gimple *
-cold_push (tree id, uint64_t word, uint64_t entry, gcall *call)
+cold_push (tree id, uint64_t word, uint64_t entry)
 {
   tree u64 = long_long_unsigned_type_node;
-  if (opt_count || !keep_around (call))
+  if (opt_count || !opt_keep)
     return gimple_build_call (opt_count ? push_counted_decl : push_decl, 3,
                               id, build_int_cst (u64, word),
                               build_int_cst (u64, entry));
@@ -241,20 +231,20 @@ cold_push (tree id, uint64_t word, uint64_t entry, gcall *call)
   return keep_call (CCE_SYM_PUSH_KEEP, setup, id, NULL_TREE);
 }
 
-/* The cold pop of a folded site at CALL: __cce_pop (ID).  */
+/* The cold pop of a folded site: __cce_pop (ID).  */
 static gimple *
-cold_pop (tree id, gcall *call)
+cold_pop (tree id)
 {
-  if (!keep_around (call))
+  if (!opt_keep)
     return gimple_build_call (pop_decl, 1, id);
   return keep_call (CCE_SYM_POP_KEEP, "", id, NULL_TREE);
 }
 
-/* The cold grow of an inline push before CALL: GROWN = __cce_grow (TOP).  */
+/* The cold grow of an inline push: GROWN = __cce_grow (TOP).  */
 static gimple *
-cold_grow (tree top, tree grown, gcall *call)
+cold_grow (tree top, tree grown)
 {
-  if (!keep_around (call))
+  if (!opt_keep)
     {
       gcall *g = gimple_build_call (grow_decl, 1, top);
       gimple_call_set_lhs (g, grown);
@@ -622,7 +612,7 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
 
   basic_block bb = gimple_bb (cond);
   tree grown = make_ssa_name (u64);
-  gimple *grow = cold_grow (top, grown, as_a <gcall *> (call));
+  gimple *grow = cold_grow (top, grown);
   gimple_set_location (grow, loc);
   edge back = add_cold_branch (cond, grow);
   basic_block join = back->dest;
@@ -702,7 +692,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_set_location (cond, loc);
   gsi = gsi_for_stmt (call);
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
-  gimple *push = cold_push (id, word, cce_site_entry (g, sn), call);
+  gimple *push = cold_push (id, word, cce_site_entry (g, sn));
   gimple_set_location (push, loc);
   add_cold_branch (cond, push);
 
@@ -725,7 +715,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
       gsi = gsi_for_stmt (call);
       gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
     }
-  gimple *pop = cold_pop (id, call);
+  gimple *pop = cold_pop (id);
   gimple_set_location (pop, loc);
   add_cold_branch (cond, pop);
 }

@@ -15,7 +15,16 @@
    registers they save themselves.  __cce_grow_keep_v4 calls into libc
    (mmap, mprotect, sigprocmask), so it saves every general register the
    ABI lets a call clobber and the whole vector state (xsave, or fxsave
-   where the OS has not enabled xsave) around __cce_grow_v4.  */
+   where the OS has not enabled xsave) around __cce_grow_v4.
+
+   GCC does not see the asm's call, so the function around it may be a
+   leaf that keeps data in the 128-byte red zone below its stack pointer.
+   The caller steps over the red zone (rsp - CCE_KEEP_SKIP before the
+   call, + CCE_KEEP_SKIP after), and the call frame information here says
+   so: at entry the CFA is rsp + 8 + CCE_KEEP_SKIP and the return address
+   is at CFA - 8 - CCE_KEEP_SKIP, so that an unwinder finds the caller's
+   stack pointer as the caller's own CFI expects it (unchanged by the
+   asm).  The push's slow path calls the grow the same way.  */
 
 #include <stdint.h>
 
@@ -27,6 +36,11 @@
 #define CCE_STR(x) CCE_STR2 (x)
 /* Offsets of the words of __cce_tls from its start.  */
 #define CCE_OFF(w) "8*" CCE_STR (w)
+/* The entry CFI of every entry point: CFA and return address as the
+   caller's red-zone skip leaves them.  */
+#define CCE_KEEP_CFI_ENTRY                                              \
+  "	.cfi_def_cfa_offset 8+" CCE_STR (CCE_KEEP_SKIP) "\n"               \
+  "	.cfi_offset 16, -8-" CCE_STR (CCE_KEEP_SKIP) "\n"
 
 __asm__ (
   "	.text\n"
@@ -37,6 +51,7 @@ __asm__ (
   "	.p2align 4\n"
   CCE_SYM_PUSH_KEEP ":\n"
   "	.cfi_startproc\n"
+  CCE_KEEP_CFI_ENTRY
   "	pushq %rax\n"
   "	.cfi_adjust_cfa_offset 8\n"
   "	pushq %rcx\n"
@@ -62,7 +77,11 @@ __asm__ (
   "2:	pushq %rdi\n"
   "	.cfi_adjust_cfa_offset 8\n"
   "	movq %rax, %rdi\n"
+  "	addq $-" CCE_STR (CCE_KEEP_SKIP) ", %rsp\n"
+  "	.cfi_adjust_cfa_offset " CCE_STR (CCE_KEEP_SKIP) "\n"
   "	call .Lcce_grow_keep\n"
+  "	subq $-" CCE_STR (CCE_KEEP_SKIP) ", %rsp\n"
+  "	.cfi_adjust_cfa_offset -" CCE_STR (CCE_KEEP_SKIP) "\n"
   "	popq %rdi\n"
   "	.cfi_adjust_cfa_offset -8\n"
   "	jmp 1b\n"
@@ -75,6 +94,7 @@ __asm__ (
   "	.p2align 4\n"
   CCE_SYM_POP_KEEP ":\n"
   "	.cfi_startproc\n"
+  CCE_KEEP_CFI_ENTRY
   "	pushq %rax\n"
   "	.cfi_adjust_cfa_offset 8\n"
   "	pushq %rcx\n"
@@ -103,13 +123,14 @@ __asm__ (
   CCE_SYM_GROW_KEEP ":\n"
   ".Lcce_grow_keep:\n"
   "	.cfi_startproc\n"
+  CCE_KEEP_CFI_ENTRY
   "	pushq %rbp\n"
   "	.cfi_adjust_cfa_offset 8\n"
-  "	.cfi_offset %rbp, -16\n"
+  "	.cfi_offset %rbp, -16-" CCE_STR (CCE_KEEP_SKIP) "\n"
   "	movq %rsp, %rbp\n"
   "	.cfi_def_cfa_register %rbp\n"
   "	pushq %rbx\n"                  /* -8(%rbp): cpuid writes it */
-  "	.cfi_offset %rbx, -24\n"
+  "	.cfi_offset %rbx, -24-" CCE_STR (CCE_KEEP_SKIP) "\n"
   "	pushq %rcx\n"
   "	pushq %rdx\n"
   "	pushq %rsi\n"
@@ -166,7 +187,7 @@ __asm__ (
   "	popq %rcx\n"
   "	popq %rbx\n"
   "	popq %rbp\n"
-  "	.cfi_def_cfa %rsp, 8\n"
+  "	.cfi_def_cfa %rsp, 8+" CCE_STR (CCE_KEEP_SKIP) "\n"
   "	ret\n"
   "	.cfi_endproc\n"
   "	.size " CCE_SYM_GROW_KEEP ", .-" CCE_SYM_GROW_KEEP "\n");
