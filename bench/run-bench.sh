@@ -104,11 +104,11 @@ case $pairs in
   ''|*[!0-9]*|0) echo "$me: --pairs needs a positive number" >&2; exit 2 ;;
 esac
 : "${corpus_pairs:=5}"
-case $corpus_pairs$corpus_build_pairs in
-  *[!0-9]*) echo "$me: --corpus-pairs and --corpus-build-pairs need positive numbers" >&2; exit 2 ;;
-esac
-test "$corpus_pairs" -gt 0 && test "$corpus_build_pairs" -gt 0 ||
-  { echo "$me: --corpus-pairs and --corpus-build-pairs need positive numbers" >&2; exit 2; }
+for n in "$corpus_pairs" "$corpus_build_pairs"; do
+  case $n in
+    ''|*[!0-9]*|0) echo "$me: --corpus-pairs and --corpus-build-pairs need positive numbers" >&2; exit 2 ;;
+  esac
+done
 
 : "${CC:=gcc}"
 : "${CCE_INCDIR:=$srcroot/rt}"

@@ -41,24 +41,41 @@
 #define CCE_KEEP_CFI_ENTRY                                              \
   "	.cfi_def_cfa_offset 8+" CCE_STR (CCE_KEEP_SKIP) "\n"               \
   "	.cfi_offset 16, -8-" CCE_STR (CCE_KEEP_SKIP) "\n"
+/* The start of entry point SYM, up to its entry CFI.  */
+#define CCE_KEEP_BEGIN(sym)                                             \
+  "	.globl " sym "\n"                                                  \
+  "	.type " sym ", @function\n"                                        \
+  "	.p2align 4\n"                                                      \
+  sym ":\n"
+#define CCE_KEEP_END(sym)                                               \
+  "	.cfi_endproc\n"                                                    \
+  "	.size " sym ", .-" sym "\n"
+/* The push and the pop: save rax and rcx, rcx = the offset of __cce_tls
+   from the thread pointer, rax = the ccStack top, flags = rax == 0.  */
+#define CCE_KEEP_TOP                                                    \
+  "	.cfi_startproc\n"                                                  \
+  CCE_KEEP_CFI_ENTRY                                                   \
+  "	pushq %rax\n"                                                      \
+  "	.cfi_adjust_cfa_offset 8\n"                                        \
+  "	pushq %rcx\n"                                                      \
+  "	.cfi_adjust_cfa_offset 8\n"                                        \
+  "	movq " CCE_SYM_TLS "@gottpoff(%rip), %rcx\n"                       \
+  "	movq %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx), %rax\n"                  \
+  "	testq %rax, %rax\n"
+/* ... and their return.  */
+#define CCE_KEEP_RETURN                                                 \
+  "	popq %rcx\n"                                                       \
+  "	.cfi_adjust_cfa_offset -8\n"                                       \
+  "	popq %rax\n"                                                       \
+  "	.cfi_adjust_cfa_offset -8\n"                                       \
+  "	ret\n"
 
 __asm__ (
   "	.text\n"
 
   /* __cce_push_keep_v4: rdi id, r10 site, r11 entry.  */
-  "	.globl " CCE_SYM_PUSH_KEEP "\n"
-  "	.type " CCE_SYM_PUSH_KEEP ", @function\n"
-  "	.p2align 4\n"
-  CCE_SYM_PUSH_KEEP ":\n"
-  "	.cfi_startproc\n"
-  CCE_KEEP_CFI_ENTRY
-  "	pushq %rax\n"
-  "	.cfi_adjust_cfa_offset 8\n"
-  "	pushq %rcx\n"
-  "	.cfi_adjust_cfa_offset 8\n"
-  "	movq " CCE_SYM_TLS "@gottpoff(%rip), %rcx\n"
-  "	movq %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx), %rax\n"
-  "	testq %rax, %rax\n"
+  CCE_KEEP_BEGIN (CCE_SYM_PUSH_KEEP)
+  CCE_KEEP_TOP
   "	je 2f\n"                       /* empty: grow */
   "	cmpq %fs:" CCE_OFF (CCE_TLS_LAST) "(%rcx), %rax\n"
   "	ja 2f\n"                       /* full: grow */
@@ -68,11 +85,7 @@ __asm__ (
   "	movq %r10, -8(%rax)\n"         /* slot->site */
   "	movq %r11, %fs:" CCE_OFF (CCE_TLS_ID) "(%rcx)\n"
   "	.cfi_remember_state\n"
-  "	popq %rcx\n"
-  "	.cfi_adjust_cfa_offset -8\n"
-  "	popq %rax\n"
-  "	.cfi_adjust_cfa_offset -8\n"
-  "	ret\n"
+  CCE_KEEP_RETURN
   "	.cfi_restore_state\n"
   "2:	pushq %rdi\n"
   "	.cfi_adjust_cfa_offset 8\n"
@@ -85,42 +98,22 @@ __asm__ (
   "	popq %rdi\n"
   "	.cfi_adjust_cfa_offset -8\n"
   "	jmp 1b\n"
-  "	.cfi_endproc\n"
-  "	.size " CCE_SYM_PUSH_KEEP ", .-" CCE_SYM_PUSH_KEEP "\n"
+  CCE_KEEP_END (CCE_SYM_PUSH_KEEP)
 
   /* __cce_pop_keep_v4: rdi id.  */
-  "	.globl " CCE_SYM_POP_KEEP "\n"
-  "	.type " CCE_SYM_POP_KEEP ", @function\n"
-  "	.p2align 4\n"
-  CCE_SYM_POP_KEEP ":\n"
-  "	.cfi_startproc\n"
-  CCE_KEEP_CFI_ENTRY
-  "	pushq %rax\n"
-  "	.cfi_adjust_cfa_offset 8\n"
-  "	pushq %rcx\n"
-  "	.cfi_adjust_cfa_offset 8\n"
-  "	movq " CCE_SYM_TLS "@gottpoff(%rip), %rcx\n"
-  "	movq %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx), %rax\n"
-  "	testq %rax, %rax\n"
+  CCE_KEEP_BEGIN (CCE_SYM_POP_KEEP)
+  CCE_KEEP_TOP
   "	je 1f\n"                       /* empty: nothing to drop */
   "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%rcx), %rax\n"
   "	je 1f\n"
   "	subq $16, %rax\n"
   "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx)\n"
   "1:	movq %rdi, %fs:" CCE_OFF (CCE_TLS_ID) "(%rcx)\n"
-  "	popq %rcx\n"
-  "	.cfi_adjust_cfa_offset -8\n"
-  "	popq %rax\n"
-  "	.cfi_adjust_cfa_offset -8\n"
-  "	ret\n"
-  "	.cfi_endproc\n"
-  "	.size " CCE_SYM_POP_KEEP ", .-" CCE_SYM_POP_KEEP "\n"
+  CCE_KEEP_RETURN
+  CCE_KEEP_END (CCE_SYM_POP_KEEP)
 
   /* __cce_grow_keep_v4: rdi t; the slot in rax.  */
-  "	.globl " CCE_SYM_GROW_KEEP "\n"
-  "	.type " CCE_SYM_GROW_KEEP ", @function\n"
-  "	.p2align 4\n"
-  CCE_SYM_GROW_KEEP ":\n"
+  CCE_KEEP_BEGIN (CCE_SYM_GROW_KEEP)
   ".Lcce_grow_keep:\n"
   "	.cfi_startproc\n"
   CCE_KEEP_CFI_ENTRY
@@ -189,7 +182,6 @@ __asm__ (
   "	popq %rbp\n"
   "	.cfi_def_cfa %rsp, 8+" CCE_STR (CCE_KEEP_SKIP) "\n"
   "	ret\n"
-  "	.cfi_endproc\n"
-  "	.size " CCE_SYM_GROW_KEEP ", .-" CCE_SYM_GROW_KEEP "\n");
+  CCE_KEEP_END (CCE_SYM_GROW_KEEP));
 
 #endif /* CCE_HAVE_KEEP */

@@ -844,6 +844,9 @@ workload () {
   eval "w_$1=$(fsub "$c1" "$c0") wrc_$1=$wrc"
 }
 
+# pair_order I: the order of the builds in alternated pair I (from 0).
+pair_order () { if test $(($1 % 2)) = 0; then echo "plain cce"; else echo "cce plain"; fi; }
+
 # variant_flags V: CC_V, CFLAGS_V and LDFLAGS_V for build V (plain or cce).
 variant_flags () {
   if test "$1" = plain; then
@@ -858,17 +861,16 @@ variant_flags () {
   fi
 }
 
-# build_pairs_ratio PROG: with --build-pairs N > 1, N - 1 more builds of
-# each variant in fresh trees (PROG/V.bp), alternating the order per pair;
-# sets bp_median to the median of the N build-time ratios (the first
-# pair's is $cpu_cce / $cpu_plain from run_program).
+# build_pairs_ratio PROG: with --build-pairs N, N - 1 more builds of each
+# variant in fresh trees (PROG/V.bp), alternating the order per pair; sets
+# bp_median to the median of the N build-time ratios (the first pair's is
+# $cpu_cce / $cpu_plain from run_program).
 build_pairs_ratio () {
   bp_prog=$1 bp_f=$(fn "$1") bp_dir=$workdir/$1
   { ratio "$cpu_cce" "$cpu_plain"; echo; } > "$bp_dir/buildratios"
   bp_i=1
   while test $bp_i -lt "$build_pairs"; do
-    if test $((bp_i % 2)) = 1; then bp_order="cce plain"; else bp_order="plain cce"; fi
-    for bp_v in $bp_order; do
+    for bp_v in $(pair_order $bp_i); do
       variant_flags $bp_v
       rm -rf "$bp_dir/$bp_v.bp"
       "recipe_${bp_f}_prepare" "$bp_dir/$bp_v.bp" || return 1
@@ -983,8 +985,7 @@ run_program () {
     : > "$pdir/ratios"
     i=0
     while test "$wrc_plain" = 0 && test "$wrc_cce" = 0 && test $i -lt "$ratio_pairs"; do
-      if test $((i % 2)) = 0; then order="plain cce"; else order="cce plain"; fi
-      for v in $order; do
+      for v in $(pair_order $i); do
         workload $v "$pdir/$v.workload.tmp"
         cmp -s "$pdir/$v.workload.tmp" "$pdir/$v.workload.out" ||
           eval "test \$wrc_$v != 0 || wrc_$v=output-changed"
@@ -1023,14 +1024,9 @@ run_program () {
   put r_build_cce "$secs_cce"
   buildratio=-
   if test -n "$cpu_plain" && test -n "$cpu_cce"; then
-    if test "$build_pairs" -gt 1; then
-      bp_median=-
-      build_pairs_ratio "$prog" || bp_median=-
-      buildratio=$bp_median
+    build_pairs_ratio "$prog" && buildratio=$bp_median
+    test "$build_pairs" = 1 ||
       log "$prog: build-time ratio (median of $build_pairs pairs): $buildratio"
-    else
-      buildratio=$(ratio "$cpu_cce" "$cpu_plain")
-    fi
   fi
   put r_buildratio "$buildratio"
   put r_runratio "$runratio"

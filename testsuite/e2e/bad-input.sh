@@ -25,13 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$CCE_DECODE" ] || { echo "ERROR: no decoder $CCE_DECODE"; exit 1; }
 [ -f /bin/true ] || { echo "SKIP: no /bin/true"; exit 77; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cce-e2e-bad.XXXXXX") || exit 1
-if [ -n "$E2E_KEEP" ]; then
-  echo "keeping $tmp"
-else
-  trap 'rm -rf "$tmp"' 0
-  trap 'exit 1' 1 2 13 15
-fi
+e2e_tmpdir bad || exit 1
 
 
 failed=0

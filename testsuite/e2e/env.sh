@@ -17,3 +17,15 @@ unset CCE_LOG
 cce_cc () {
   sh "$CCE_CC" "$@"
 }
+
+# e2e_tmpdir NAME: a new temporary directory in $tmp, removed when the
+# script exits unless E2E_KEEP is set.
+e2e_tmpdir () {
+  tmp=$(mktemp -d "${E2E_TMPDIR:-${TMPDIR:-/tmp}}/cce-e2e-$1.XXXXXX") || return 1
+  if [ -n "$E2E_KEEP" ]; then
+    echo "keeping $tmp"
+  else
+    trap 'rm -rf "$tmp"' 0
+    trap 'exit 1' 1 2 13 15
+  fi
+}

@@ -7,11 +7,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 sh "$here/run-e2e.sh" overflow
 st=$?
 
-: "${CCE_SRCDIR:=$(cd "$here/../.." && pwd)}"
-: "${CCE_CC:=$CCE_SRCDIR/testsuite/cce-cc}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cce-e2e-overflow-dump.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' 1 2 13 15
+. "$here/env.sh"
+e2e_tmpdir overflow-dump || exit 1
 dump_ok=no
 if sh "$here/gen-overflow.sh" "$tmp/src" \
    && sh "$CCE_CC" -O2 "$tmp/src/overflow.c" -o "$tmp/prog" \

@@ -13,13 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 [ -f "$CCE_PLUGIN" ] || { echo "ERROR: no plugin $CCE_PLUGIN"; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cce-e2e-redzone.XXXXXX") || exit 1
-if [ -n "$E2E_KEEP" ]; then
-  echo "keeping $tmp"
-else
-  trap 'rm -rf "$tmp"' 0
-  trap 'exit 1' 1 2 13 15
-fi
+e2e_tmpdir redzone || exit 1
 
 failed=0
 for opt in -O1 -O2 -O3; do

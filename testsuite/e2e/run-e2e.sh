@@ -95,14 +95,7 @@ limit () { # SECONDS CMD...: run CMD, killed after SECONDS if possible
 # The recursion test goes 100000 calls deep.
 ulimit -s 262144 2>/dev/null || ulimit -s unlimited 2>/dev/null || :
 
-tmp=$(mktemp -d "${E2E_TMPDIR:-${TMPDIR:-/tmp}}/cce-e2e-$name.XXXXXX") \
-  || hard "cannot make a temporary directory"
-if [ -n "$E2E_KEEP" ]; then
-  echo "keeping $tmp"
-else
-  trap 'rm -rf "$tmp"' 0
-  trap 'exit 1' 1 2 13 15
-fi
+e2e_tmpdir "$name" || hard "cannot make a temporary directory"
 
 now () { date +%s; }
 t_start=$(now)

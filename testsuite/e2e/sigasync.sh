@@ -14,9 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 [ -n "$GDB" ] && command -v "$GDB" >/dev/null 2>&1 \
   || { echo "SKIP: sigasync: no gdb"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cce-e2e-sigasync.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' 1 2 13 15
+e2e_tmpdir sigasync || exit 1
 
 src=$here/sigasync.c
 $CC -O0 -g -fno-lto -I"$CCE_INCDIR" "$src" -o "$tmp/prog.O0" \

@@ -12,9 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
   || { echo "SKIP: threadorigin: no gdb"; exit 77; }
 command -v python3 >/dev/null 2>&1 \
   || { echo "SKIP: threadorigin: no python3"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cce-e2e-threadorigin.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' 1 2 13 15
+e2e_tmpdir threadorigin || exit 1
 
 src=$here/threadorigin.c
 $CC -O0 -g -fno-lto -I"$CCE_INCDIR" "$src" -o "$tmp/prog.O0" -pthread \
