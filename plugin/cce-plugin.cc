@@ -1442,12 +1442,16 @@ cce_start_unit (void *, void *)
 int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
 {
+  /* On bad input: error () and return 0 with nothing registered.  The
+     error fails the compilation; returning 1 would only add GCC's own
+     second line, "failed to initialize plugin".  */
+
   /* 1. Version check.  */
   if (!plugin_default_version_check (ver, &gcc_version))
     {
       error ("cce: this plugin was built for GCC %s, not %s",
              gcc_version.basever, ver->basever);
-      return 1;
+      return 0;
     }
 
   /* 2. Arguments.  */
@@ -1474,7 +1478,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
             {
               error ("cce: %<-fplugin-arg-cce-fold%> takes a number of bits "
                      "from 0 (no folding) to 48: %<-fplugin-arg-cce-fold=16%>");
-              return 1;
+              return 0;
             }
           opt_fold = (int) n;
         }
@@ -1484,7 +1488,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
             {
               error ("cce: %<-fplugin-arg-cce-keep%> takes 0 (plain calls "
                      "on cold paths) or 1: %<-fplugin-arg-cce-keep=0%>");
-              return 1;
+              return 0;
             }
           opt_keep = CCE_HAVE_KEEP && strcmp (value, "1") == 0;
         }
@@ -1494,7 +1498,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
             {
               error ("cce: %<-fplugin-arg-cce-trace%> needs a list of "
                      "functions: %<-fplugin-arg-cce-trace=F1,F2%>");
-              return 1;
+              return 0;
             }
           std::string list = value;
           size_t p = 0;
@@ -1508,7 +1512,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
                 {
                   error ("cce: empty function name in %<-fplugin-arg-cce-"
                          "trace=%s%>", value);
-                  return 1;
+                  return 0;
                 }
               if (trace_index (name.c_str ()) < 0)
                 opt_trace.push_back (name);
@@ -1517,7 +1521,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
           if (opt_trace.size () > 0xfffff)
             {
               error ("cce: too many functions to trace");
-              return 1;
+              return 0;
             }
         }
       else
@@ -1525,7 +1529,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
           error ("cce: unknown plugin argument %<-fplugin-arg-cce-%s%>; "
                  "known: stats, dump[=FILE], trace=F[,F...], count, "
                  "observe-all, fold=N, keep=0|1", key);
-          return 1;
+          return 0;
         }
     }
 

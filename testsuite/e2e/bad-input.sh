@@ -143,8 +143,8 @@ decode_error "unknown --format" "bogus" \
   --format=bogus "$tmp/prog" "$tmp/good.log"
 
 # ---- the plugin on bad arguments, and without -flto ---------------------------------
-# compile_error WHAT WORD COMMAND...: COMMAND, a compilation, fails with a
-# diagnostic that says WORD, and without an internal compiler error.
+# compile_error WHAT WORD COMMAND...: COMMAND, a compilation, fails with
+# one error line, which says WORD, and without an internal compiler error.
 compile_error () {
   what=$1 word=$2
   shift 2
@@ -157,6 +157,9 @@ compile_error () {
     bad "$what: the compilation succeeded"
   elif ! grep -q -- "$word" "$tmp/cerr.log"; then
     bad "$what: no diagnostic says '$word':"
+    head -n 20 "$tmp/cerr.log" | sed 's/^/    /'
+  elif [ "$(grep -c 'error' "$tmp/cerr.log")" -ne 1 ]; then
+    bad "$what: $(grep -c 'error' "$tmp/cerr.log") error lines, want 1:"
     head -n 20 "$tmp/cerr.log" | sed 's/^/    /'
   else
     ok "$what: $(grep -- "$word" "$tmp/cerr.log" | head -n 1)"
