@@ -12,8 +12,15 @@
 
    What instrumented code does (the plugin inserts this; ID and TOP are
    register copies of __cce_tls[CCE_TLS_ID] and [CCE_TLS_TOP], loaded in
-   the function before its first use; every call leaves both as it found
-   them):
+   the function before its first use and before any call that may change
+   them).  Every call leaves TOP as it found it.  A function that code
+   outside the program can enter (an ENTRY node of the dictionary: main,
+   a function whose address is taken or that is exported) returns with
+   the id it found, too; any other function may return with another id
+   in the TLS (the one its last call stored), and its callers restore ID
+   where they read it again (the "tls[ID] = ID" restores below are left
+   out where nothing reads the id before it is stored again, and one is
+   added after a call with no code whose callee may return so):
 
      direct edge, addition value AV != 0:
          tls[ID] = ID + AV;  callee ();  tls[ID] = ID;

@@ -56,6 +56,16 @@ struct cce_node
   uint32_t first_fold; /* its folded sites: folds[first_fold .. + nfold),
                           by fold index */
   uint32_t nfold;
+  int clobbers;       /* (encode output) the node may return with another
+                         id in the TLS than it was entered with: it is not
+                         an ENTRY node, and it is observed and has code
+                         that stores the id (a direct site with an addition
+                         value, a ccStack site) or makes a free call of a
+                         node that clobbers.  Its return does not restore
+                         the id; a caller that reads the id after a free
+                         call of it restores it there.  An ENTRY node (code
+                         outside the program may call it, and relies on
+                         nothing) always returns with the id it found.  */
 };
 
 struct cce_frame
@@ -122,6 +132,8 @@ struct cce_graph
   int fold_max;          /* encode input: log2 of the largest fold limit
                             tried (at most 63); 0: the default, 32;
                             negative: no folding */
+  int preserve_all;      /* encode input: every node returns with the id
+                            it found (no node clobbers) */
   uint64_t stamp;        /* of the dictionary text (write / read output) */
   struct cce_module *modules; size_t nmodules;  /* read and merge output:
                                                    one per dictionary; none
@@ -147,6 +159,10 @@ struct cce_encode_stats
   size_t dead_sites;       /* sites through which no log site can be
                               reached: no code (direct, indirect,
                               external) */
+  size_t clobber_nodes;    /* nodes that return without restoring the id
+                              (cce_node's clobbers) */
+  size_t clobber_sites;    /* free sites calling one: they restore the id
+                              after the call where it is read again */
   uint64_t max_numcc;
 };
 
@@ -157,6 +173,17 @@ cce_kind_on_stack (char kind)
 {
   return kind == CCE_SITE_BACK || kind == CCE_SITE_INDIRECT
          || kind == CCE_SITE_EXTERNAL;
+}
+
+/* Does a call at SITE (after cce_graph_encode) leave the id in the TLS
+   changed although the site itself stores nothing: a live direct site
+   with addition value 0 whose callee clobbers?  */
+static inline int
+cce_site_clobbers (const struct cce_graph *g, uint32_t site)
+{
+  const struct cce_site *s = &g->sites[site];
+  return s->kind == CCE_SITE_DIRECT && !s->dead && s->av == 0
+         && s->target < g->nnodes && g->nodes[s->target].clobbers;
 }
 
 /* Building.  Each returns the new item's number, or CCE_NONE when out of
@@ -277,7 +304,9 @@ void cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
    blocks of events, in order, each with what it reads of the value it
    finds (CCE_FLOW_USE_*) and what it writes (CCE_FLOW_DEF_*): a site that
    stores the id before its call defines the id; a free call, a log site,
-   the load of the id and a return use it.  */
+   the load of the id and a return use it.  A free call of a node that
+   clobbers the id (cce_site_clobbers) uses both and then defines the id:
+   its restore is what a later read finds.  */
 #define CCE_FLOW_USE_ID 0x01
 #define CCE_FLOW_USE_TOP 0x02
 #define CCE_FLOW_DEF_ID 0x04
@@ -291,8 +320,14 @@ struct cce_flow
   const uint8_t *ev;           /* CCE_FLOW_* of each event */
   const uint32_t *succ_start;  /* nblocks + 1, the same for succ[] */
   const uint32_t *succ;        /* successor blocks; CCE_NONE: a place that
-                                  uses both (the exit, an abnormal edge) */
+                                  uses both (an abnormal edge, the exit);
+                                  CCE_FLOW_EXIT: the exit, which uses
+                                  EXIT_USE */
+  uint8_t exit_use;            /* CCE_FLOW_USE_* of the return (only with
+                                  CCE_FLOW_EXIT): both, or the top alone
+                                  where the function clobbers the id */
 };
+#define CCE_FLOW_EXIT (CCE_NONE - 1)
 
 /* Set LIVE[E] to the CCE_FLOW_USE_* bits of what is read after event E
    before it is written again (a least fixed point over the blocks).

@@ -917,6 +917,37 @@ index_edges (struct cce_graph *g)
   return 0;
 }
 
+/* Which nodes clobber the id (cce_node's clobbers): a least fixed point,
+   from none.  A ccStack site counts even when dead, since a setjmp keeps
+   its push; assuming too many is only slower, never wrong.  */
+static void
+mark_clobbers (struct cce_graph *g)
+{
+  size_t i;
+  int changed = 1;
+
+  for (i = 0; i < g->nnodes; i++)
+    g->nodes[i].clobbers = 0;
+  while (changed && !g->preserve_all)
+    {
+      changed = 0;
+      for (i = 0; i < g->nsites; i++)
+        {
+          const struct cce_site *s = &g->sites[i];
+          struct cce_node *n;
+          if (s->node >= g->nnodes)
+            continue;
+          n = &g->nodes[s->node];
+          if (n->clobbers || (n->flags & CCE_NODE_ENTRY) || !n->observed)
+            continue;
+          if (cce_kind_on_stack (s->kind)
+              || (s->kind == CCE_SITE_DIRECT && !s->dead && s->av != 0)
+              || cce_site_clobbers (g, (uint32_t) i))
+            n->clobbers = changed = 1;
+        }
+    }
+}
+
 /* Steps 2 and 3 for fold limits of BASE[n] * 2^FOLD_BITS (0: no folding): the
    contexts of each node in topological order ORDER, overflow cuts, root
    values and addition values.  Starts over from the back edges of step 1
@@ -1203,6 +1234,11 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
 
   if (index_edges (g) < 0)
     goto oom;
+  mark_clobbers (g);
+  for (i = 0; i < g->nnodes; i++)
+    st.clobber_nodes += g->nodes[i].clobbers != 0;
+  for (i = 0; i < g->nsites; i++)
+    st.clobber_sites += cce_site_clobbers (g, (uint32_t) i);
 
   for (i = 0; i < g->nsites; i++)
     st.dead_sites += g->sites[i].dead;
@@ -2252,7 +2288,8 @@ flow_out (const struct cce_flow *f, size_t b, const uint8_t *live_in)
   uint8_t out = 0;
   for (uint32_t k = f->succ_start[b]; k < f->succ_start[b + 1]; k++)
     out |= f->succ[k] == CCE_NONE ? (CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP)
-                                  : live_in[f->succ[k]];
+           : f->succ[k] == CCE_FLOW_EXIT ? f->exit_use
+           : live_in[f->succ[k]];
   return out;
 }
 

@@ -176,6 +176,10 @@ build_runtime_decls (bool shared)
 /* -fplugin-arg-cce-keep=0: plain calls on the cold paths, for A/B runs.  */
 static bool opt_keep = CCE_HAVE_KEEP;
 
+/* -fplugin-arg-cce-clobber=0: every function returns with the id it found
+   (cce_graph's preserve_all), for A/B runs.  */
+static bool opt_clobber = true;
+
 /* A cold-path call of the runtime's register-keeping entry point NAME
    (cce-abi.h, __cce_*_keep): an asm that runs SETUP (instructions with
    constant operands, or "") and calls NAME through the GOT (no lazy PLT
@@ -747,6 +751,141 @@ site_has_code (const struct cce_site *s, gimple *stmt)
   return stmt && (gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
 }
 
+/* (8) Restores that nothing reads are left out: after a call, the id (the
+   top) is put back only if, on some path, something reads it before a site
+   stores it again (cce_flow_live_after).  What reads them: a free call and
+   a log site (both), a direct site with an addition value (its callee may
+   push: the top), an out-of-line push (the top), calls into the runtime,
+   asm, an abnormal edge, and the return: both where the function restores
+   the id, the top alone where it clobbers it (cce_node's clobbers).  What
+   writes them: a direct site with an addition value (the id), a ccStack
+   site (the id, and the top when it pushes inline), a landing pad (6), and
+   a free call of a function that clobbers the id (the id: it reads both,
+   then its restore is what a later read finds).  A call that no log site
+   can be reached through, or one that cannot call back, does neither.
+   Decided on the function as it is, before any code goes in; the loads (1)
+   come before every call that changes the id and outside loops, so they
+   are no reads here.  Sets KEEP_ID and KEEP_DEPTH of the sites
+   SITES[FIRST .. LAST) (index I - FIRST).  In cfun.  */
+static void
+plan_restores (collector &c, size_t first, size_t last,
+               std::vector<char> &keep_id, std::vector<char> &keep_depth)
+{
+  struct cce_graph *g = c.g;
+  basic_block bb;
+  hash_map<gimple *, unsigned> site_of;
+  for (size_t i = first; i < last; i++)
+    if (c.sites[i].stmt)
+      site_of.put (c.sites[i].stmt, (unsigned) (i - first));
+  auto effect = [&] (gimple *stmt) -> uint8_t {
+    const uint8_t both = CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
+    if (gimple_code (stmt) == GIMPLE_ASM)
+      return both;
+    gcall *call = dyn_cast<gcall *> (stmt);
+    if (!call || gimple_call_internal_p (call))
+      return 0;
+    unsigned *k = site_of.get (stmt);
+    if (!k)
+      {
+        tree fn = gimple_call_fndecl (call);
+        return fn && is_runtime (fn) ? both : 0;
+      }
+    uint32_t sn = c.sites[first + *k].site;
+    const struct cce_site *t = &g->sites[sn];
+    if (!site_has_code (t, call))
+      return 0;
+    if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
+      return both;
+    /* A folded site leaves the top as it found it, also on its cold
+       path (push, call, pop), which reads it.  */
+    if (folds (t, call))
+      return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
+    if (cce_kind_on_stack (t->kind))
+      return gimple_call_noreturn_p (call) || opt_count
+             ? CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP
+             : CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP;
+    if (t->kind == CCE_SITE_DIRECT && t->av != 0)
+      return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
+    if (cce_site_clobbers (g, sn))
+      return both | CCE_FLOW_DEF_ID;
+    return both;
+  };
+  std::vector<uint32_t> index (last_basic_block_for_fn (cfun), CCE_NONE);
+  std::vector<uint32_t> ev_start, succ_start, succ;
+  std::vector<uint8_t> ev;
+  std::vector<unsigned> ev_site;
+  uint32_t nb = 0;
+  FOR_EACH_BB_FN (bb, cfun)
+    index[bb->index] = nb++;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      ev_start.push_back ((uint32_t) ev.size ());
+      succ_start.push_back ((uint32_t) succ.size ());
+      if (bb_has_eh_pred (bb))
+        {
+          ev.push_back (CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP);
+          ev_site.push_back (UINT_MAX);
+        }
+      for (gimple_stmt_iterator it = gsi_start_bb (bb); !gsi_end_p (it);
+           gsi_next (&it))
+        {
+          uint8_t e = effect (gsi_stmt (it));
+          unsigned *k = site_of.get (gsi_stmt (it));
+          if (!e && !k)
+            continue;
+          ev.push_back (e);
+          ev_site.push_back (k ? *k : UINT_MAX);
+        }
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        succ.push_back ((e->flags & EDGE_ABNORMAL) ? CCE_NONE
+                        : e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun)
+                        ? CCE_FLOW_EXIT : index[e->dest->index]);
+    }
+  ev_start.push_back ((uint32_t) ev.size ());
+  succ_start.push_back ((uint32_t) succ.size ());
+  struct cce_flow f = { nb, ev_start.data (), ev.data (),
+                        succ_start.data (), succ.data (),
+                        (uint8_t) (g->nodes[c.nodes[c.sites[first].node]]
+                                   .clobbers
+                                   ? CCE_FLOW_USE_TOP
+                                   : CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP) };
+  std::vector<uint8_t> live (ev.size () + 1);
+  if (cce_flow_live_after (&f, live.data ()) == 0)
+    for (size_t e = 0; e < ev.size (); e++)
+      if (ev_site[e] != UINT_MAX)
+        {
+          keep_id[ev_site[e]] = (live[e] & CCE_FLOW_USE_ID) != 0;
+          keep_depth[ev_site[e]] = (live[e] & CCE_FLOW_USE_TOP) != 0;
+        }
+}
+
+/* Is BB on a cycle of the CFG of cfun?  */
+static bool
+bb_on_cycle (basic_block bb)
+{
+  auto_sbitmap seen (last_basic_block_for_fn (cfun));
+  bitmap_clear (seen);
+  auto_vec<basic_block> work;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    work.safe_push (e->dest);
+  while (!work.is_empty ())
+    {
+      basic_block b = work.pop ();
+      if (b == bb)
+        return true;
+      if (b == EXIT_BLOCK_PTR_FOR_FN (cfun) || bitmap_bit_p (seen, b->index))
+        continue;
+      bitmap_set_bit (seen, b->index);
+      FOR_EACH_EDGE (e, ei, b->succs)
+        work.safe_push (e->dest);
+    }
+  return false;
+}
+
 /* Instrument the sites SITES[FIRST .. LAST) of one node.  */
 static void
 instrument_function (collector &c, size_t first, size_t last)
@@ -761,6 +900,7 @@ instrument_function (collector &c, size_t first, size_t last)
      is: nothing it does is ever observed.  */
   if (!g->nodes[c.nodes[node]].observed)
     return;
+  bool clobber_sites = false;
   for (size_t i = first; i < last; i++)
     {
       const struct cce_site *s = &g->sites[c.sites[i].site];
@@ -768,6 +908,8 @@ instrument_function (collector &c, size_t first, size_t last)
         continue;
       if (s->kind != CCE_SITE_DIRECT || s->av != 0)
         needed = true;
+      else if (cce_site_clobbers (g, c.sites[i].site))
+        clobber_sites = true;
       if (cce_kind_on_stack (s->kind) && !folds (s, c.sites[i].stmt))
         stack_sites = true;
     }
@@ -782,19 +924,31 @@ instrument_function (collector &c, size_t first, size_t last)
       pads.safe_push (bb);
   if (!pads.is_empty ())
     needed = stack_sites = true;
-  if (!needed)
+  if (!needed && !clobber_sites)
     return;
-  instrumented_fns.add (node->decl);
 
   push_cfun (DECL_STRUCT_FUNCTION (node->decl));
+  std::vector<char> keep_id (last - first, 1), keep_depth (last - first, 1);
+  plan_restores (c, first, last, keep_id, keep_depth);
+  /* Free calls of functions that clobber the id are all the code there
+     would be: needed only where something reads the id after one.  */
+  for (size_t i = first; i < last && !needed; i++)
+    needed = c.sites[i].stmt && cce_site_clobbers (g, c.sites[i].site)
+             && keep_id[i - first];
+  if (!needed)
+    {
+      pop_cfun ();
+      return;
+    }
+  instrumented_fns.add (node->decl);
 
   /* (1) Load the id, and the ccStack top if needed, where they are first
-     needed: every call returns with both as it found them, and the loads
-     count as reads in (8), so every path reaches them with both as they
-     were at entry.  The loads go to the nearest
-     common dominator of the sites that use them, hoisted out of loops, so
-     that a path that uses neither (the leaf path of a recursive function,
-     an early return) loads nothing.  At entry where a call is noreturn
+     needed, and before anything could have changed them: the loads go to
+     the nearest common dominator of the sites that use them and of the
+     free calls of functions that clobber the id, hoisted out of loops (and
+     off any cycle of the CFG), so every path reaches them with both as
+     they were at entry, and a path that uses neither (the leaf path of a
+     recursive function, an early return) loads nothing.  At entry where a call is noreturn
      (GCC 12's sink pass crashes when it moves such a load into a block
      that ends in one, so there the loads are volatile and stay at entry),
      where a call returns twice, and where there are landing pads.  */
@@ -820,7 +974,8 @@ instrument_function (collector &c, size_t first, size_t last)
           if (gimple_call_flags (stmt) & ECF_RETURNS_TWICE)
             at_entry = true;
           if (s->kind == CCE_SITE_LOG || s->kind == CCE_SITE_TRACE
-              || (s->kind == CCE_SITE_DIRECT && s->av == 0))
+              || (s->kind == CCE_SITE_DIRECT && s->av == 0
+                  && !cce_site_clobbers (g, c.sites[i].site)))
             continue;
           basic_block b = gimple_bb (stmt);
           load_bb = load_bb ? nearest_common_dominator (CDI_DOMINATORS,
@@ -835,6 +990,8 @@ instrument_function (collector &c, size_t first, size_t last)
                  || entry_count < load_bb->count))
         load_bb = get_immediate_dominator (CDI_DOMINATORS, load_bb);
       free_dominance_info (CDI_DOMINATORS);
+      if (load_bb && bb_on_cycle (load_bb))
+        load_bb = NULL;
     }
   if (at_entry || load_bb == entry_bb)
     load_bb = NULL;
@@ -850,10 +1007,6 @@ instrument_function (collector &c, size_t first, size_t last)
                            gimple_build_assign (top, tls_ref (CCE_TLS_TOP,
                                                             pin)));
     }
-  hash_set<gimple *> loads;   /* for (8) */
-  for (gimple_stmt_iterator it = gsi_start (load_seq); !gsi_end_p (it);
-       gsi_next (&it))
-    loads.add (gsi_stmt (it));
   if (load_bb)
     {
       gimple_stmt_iterator lg = gsi_after_labels (load_bb);
@@ -879,99 +1032,6 @@ instrument_function (collector &c, size_t first, size_t last)
   gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
                                                       (cfun)), entry_seq);
 
-  /* (8) Restores that nothing reads are left out: after a call, the id
-     (the top) is put back only if, on some path, something reads it before
-     a site stores it again (cce_flow_live_after).  What reads them: a free
-     call and a log site (both), a direct site with an addition value (its
-     callee may push: the top), an out-of-line push (the top), the loads
-     (1), calls into the runtime, asm, a return and an abnormal edge.  What
-     writes them: a direct site with an addition value (the id), a ccStack
-     site (the id, and the top when it pushes inline), a landing pad (6).
-     A call that no log site can be reached through, or one that cannot
-     call back, does neither.  Decided before any code goes in.  */
-  std::vector<char> keep_id (last - first, 1), keep_depth (last - first, 1);
-  {
-    hash_map<gimple *, unsigned> site_of;
-    for (size_t i = first; i < last; i++)
-      if (c.sites[i].stmt)
-        site_of.put (c.sites[i].stmt, (unsigned) (i - first));
-    auto effect = [&] (gimple *stmt) -> uint8_t {
-      const uint8_t both = CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
-      if (loads.contains (stmt) || gimple_code (stmt) == GIMPLE_ASM)
-        return both;
-      gcall *call = dyn_cast<gcall *> (stmt);
-      if (!call || gimple_call_internal_p (call))
-        return 0;
-      unsigned *k = site_of.get (stmt);
-      if (!k)
-        {
-          tree fn = gimple_call_fndecl (call);
-          return fn && is_runtime (fn) ? both : 0;
-        }
-      const struct cce_site *t = &g->sites[c.sites[first + *k].site];
-      if (!site_has_code (t, call))
-        return 0;
-      if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
-        return both;
-      /* A folded site leaves the top as it found it, also on its cold
-         path (push, call, pop), which reads it.  */
-      if (folds (t, call))
-        return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
-      if (cce_kind_on_stack (t->kind))
-        return gimple_call_noreturn_p (call) || opt_count
-               ? CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP
-               : CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP;
-      if (t->kind == CCE_SITE_DIRECT && t->av != 0)
-        return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
-      return both;
-    };
-    std::vector<uint32_t> index (last_basic_block_for_fn (cfun), CCE_NONE);
-    std::vector<uint32_t> ev_start, succ_start, succ;
-    std::vector<uint8_t> ev;
-    std::vector<unsigned> ev_site;
-    uint32_t nb = 0;
-    FOR_EACH_BB_FN (bb, cfun)
-      index[bb->index] = nb++;
-    FOR_EACH_BB_FN (bb, cfun)
-      {
-        ev_start.push_back ((uint32_t) ev.size ());
-        succ_start.push_back ((uint32_t) succ.size ());
-        if (bb_has_eh_pred (bb))
-          {
-            ev.push_back (CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP);
-            ev_site.push_back (UINT_MAX);
-          }
-        for (gimple_stmt_iterator it = gsi_start_bb (bb); !gsi_end_p (it);
-             gsi_next (&it))
-          {
-            uint8_t e = effect (gsi_stmt (it));
-            unsigned *k = site_of.get (gsi_stmt (it));
-            if (!e && !k)
-              continue;
-            ev.push_back (e);
-            ev_site.push_back (k ? *k : UINT_MAX);
-          }
-        edge e;
-        edge_iterator ei;
-        FOR_EACH_EDGE (e, ei, bb->succs)
-          succ.push_back (e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun)
-                          || (e->flags & EDGE_ABNORMAL)
-                          ? CCE_NONE : index[e->dest->index]);
-      }
-    ev_start.push_back ((uint32_t) ev.size ());
-    succ_start.push_back ((uint32_t) succ.size ());
-    struct cce_flow f = { nb, ev_start.data (), ev.data (),
-                          succ_start.data (), succ.data () };
-    std::vector<uint8_t> live (ev.size () + 1);
-    if (cce_flow_live_after (&f, live.data ()) == 0)
-      for (size_t e = 0; e < ev.size (); e++)
-        if (ev_site[e] != UINT_MAX)
-          {
-            keep_id[ev_site[e]] = (live[e] & CCE_FLOW_USE_ID) != 0;
-            keep_depth[ev_site[e]] = (live[e] & CCE_FLOW_USE_TOP) != 0;
-          }
-  }
-
   for (size_t i = first; i < last; i++)
     {
       if (!c.sites[i].stmt)
@@ -989,9 +1049,18 @@ instrument_function (collector &c, size_t first, size_t last)
       switch (s->kind)
         {
         case CCE_SITE_DIRECT:
-          /* (2) Addition value 0: no code.  */
+          /* (2) Addition value 0: no code, but for the restore after a
+             function that clobbers the id, where it is read again.  */
           if (s->av == 0)
-            continue;
+            {
+              if (!restore_id || !cce_site_clobbers (g, sn))
+                continue;
+              gimple_seq_add_stmt (&after,
+                                   gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                                 false),
+                                                        id));
+              break;
+            }
           /* (3) Store id + av before, id after.  */
           {
             tree sum = make_ssa_name (u64);
@@ -1186,6 +1255,9 @@ dump_decisions (FILE *f, const collector &c,
            st.external_sites, st.log_sites);
   fprintf (f, "cce: unobserved (no log reachable, no code): %zu sites\n",
            st.dead_sites);
+  fprintf (f, "cce: functions that return without restoring the id: %zu; "
+           "free calls of them (a restore after, where read): %zu\n",
+           st.clobber_nodes, st.clobber_sites);
   for (size_t i = 0; i < g->nnodes; i++)
     {
       const struct cce_node *n = &g->nodes[i];
@@ -1197,6 +1269,8 @@ dump_decisions (FILE *f, const collector &c,
         fprintf (f, " folded %u limit %" PRIu64, n->nfold, n->fold_lim);
       if (!n->observed)
         fprintf (f, " unobserved");
+      if (n->clobbers)
+        fprintf (f, " clobbers");
       fputc ('\n', f);
     }
   for (size_t i = 0; i < g->nsites; i++)
@@ -1276,6 +1350,7 @@ cce_execute (void)
   /* Step 2.  */
   struct cce_encode_stats st;
   c.g->observe_all = opt_observe_all;
+  c.g->preserve_all = !opt_clobber;
   if (opt_fold >= 0)
     c.g->fold_max = opt_fold ? opt_fold : -1;
   if (cce_graph_encode (c.g, &st, err, sizeof err) < 0)
@@ -1313,11 +1388,13 @@ cce_execute (void)
     fprintf (stderr, "cce: %zu functions, %zu sites: %zu direct "
              "(%zu free), %zu back edges (%zu folded), %zu overflow cuts, "
              "%zu indirect, %zu external, %zu log; max numCC %" PRIu64
-             "; %zu sites unobserved\n",
+             "; %zu sites unobserved; %zu functions return without "
+             "restoring the id\n",
              c.g->nnodes, c.g->nsites, st.direct_sites, st.zero_sites,
              st.back_sites, st.folded_sites, st.overflow_sites,
              st.indirect_sites,
-             st.external_sites, st.log_sites, st.max_numcc, st.dead_sites);
+             st.external_sites, st.log_sites, st.max_numcc, st.dead_sites,
+             st.clobber_nodes);
 
   /* Step 4, first half: the dictionary text, whose stamp gives the module
      key in the site words of step 3.  */
@@ -1491,6 +1568,17 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
               return 0;
             }
           opt_keep = CCE_HAVE_KEEP && strcmp (value, "1") == 0;
+        }
+      else if (strcmp (key, "clobber") == 0)
+        {
+          if (!value || (strcmp (value, "0") && strcmp (value, "1")))
+            {
+              error ("cce: %<-fplugin-arg-cce-clobber%> takes 0 (every "
+                     "function restores the id) or 1: "
+                     "%<-fplugin-arg-cce-clobber=0%>");
+              return 0;
+            }
+          opt_clobber = strcmp (value, "1") == 0;
         }
       else if (strcmp (key, "trace") == 0)
         {

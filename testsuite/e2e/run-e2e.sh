@@ -56,6 +56,7 @@ case $name in
   clones)    srcs=clones.c ;;
   recursion) srcs=recursion.c ;;
   tailcall)  srcs=tailcall.c ;;
+  clobber)   srcs=clobber.c ;;
   setjmp)    srcs=setjmp.c ;;
   unwind)    srcs=unwind.c libs="-fexceptions -pthread" cmp=threads ;;
   noreturn)  srcs=noreturn.c ;;

@@ -18,6 +18,7 @@ E2E_TESTS = \
 	e2e/clones.sh \
 	e2e/recursion.sh \
 	e2e/tailcall.sh \
+	e2e/clobber.sh \
 	e2e/setjmp.sh \
 	e2e/unwind.sh \
 	e2e/sigasync.sh \
@@ -52,6 +53,7 @@ E2E_EXTRA = \
 	e2e/clones.c \
 	e2e/recursion.c \
 	e2e/tailcall.c \
+	e2e/clobber.c \
 	e2e/setjmp.c \
 	e2e/unwind.c \
 	e2e/sigasync.c \

@@ -1759,6 +1759,83 @@ test_calls_that_reach_no_log_are_dead (void **state)
     }
 }
 
+/* Which functions may return without restoring the id (cce_node's
+   clobbers): a node that stores it (a site with an addition value, a
+   ccStack site) or makes a free call of one that clobbers -- never an
+   ENTRY node (code outside the program relies on nothing), never an
+   unobserved one (it has no code), never a leaf.  */
+static void
+test_clobbers_only_non_entry_nodes_that_store_or_call_one (void **state)
+{
+  struct model m = { 0 };
+  struct run R;
+  uint32_t main_, a, b, c, d, gg, h, e, u, v, s1, s2, s9, s4, s10, se;
+  const struct cce_graph *g;
+
+  (void) state;
+  set_ctx ("clobbers");
+  main_ = m_node (&m, 0, CCE_NODE_ENTRY | CCE_NODE_MAIN);
+  a = m_node (&m, 1, 0);
+  b = m_node (&m, 2, 0);
+  c = m_node (&m, 3, 0);
+  d = m_node (&m, 4, 0);
+  gg = m_node (&m, 5, 0);
+  h = m_node (&m, 6, 0);
+  e = m_node (&m, 7, CCE_NODE_ENTRY);
+  u = m_node (&m, 8, 0);
+  v = m_node (&m, 9, 0);
+  s1 = m_site (&m, main_, CCE_SITE_DIRECT, a, 1);
+  s2 = m_site (&m, a, CCE_SITE_DIRECT, b, 10);   /* b's free edge */
+  m_site (&m, a, CCE_SITE_DIRECT, b, 1);          /* pays: a clobbers */
+  m_site (&m, b, CCE_SITE_LOG, CCE_NONE, 1);
+  s4 = m_site (&m, main_, CCE_SITE_DIRECT, c, 1);
+  m_site (&m, c, CCE_SITE_DIRECT, d, 1);          /* free call of a leaf */
+  m_site (&m, d, CCE_SITE_LOG, CCE_NONE, 1);
+  m_site (&m, main_, CCE_SITE_DIRECT, gg, 1);
+  s9 = m_site (&m, gg, CCE_SITE_DIRECT, h, 1);    /* h's only caller: free */
+  s10 = m_site (&m, h, CCE_SITE_DIRECT, b, 1);    /* pays: h clobbers */
+  se = m_site (&m, e, CCE_SITE_DIRECT, b, 1);     /* pays, but e is ENTRY */
+  m_site (&m, main_, CCE_SITE_DIRECT, u, 1);
+  m_site (&m, u, CCE_SITE_DIRECT, v, 1);          /* no log: unobserved */
+  m_site (&m, u, CCE_SITE_DIRECT, v, 1);
+  run_all (&m, &R);
+  g = R.g;
+  CHECK (g->sites[s2].av == 0 && g->sites[s10].av != 0
+         && g->sites[se].av != 0 && g->sites[s9].av == 0,
+         "edge layout: b's free edge is a -> b");
+  CHECK (g->nodes[a].clobbers && g->nodes[h].clobbers, "a, h store the id");
+  CHECK (g->nodes[gg].clobbers, "g calls h for free: it clobbers too");
+  CHECK (cce_site_clobbers (g, s9), "g -> h needs a restore where read");
+  CHECK (!g->nodes[main_].clobbers && !g->nodes[e].clobbers,
+         "an ENTRY node clobbers");
+  CHECK (!g->nodes[b].clobbers && !g->nodes[d].clobbers, "a leaf clobbers");
+  CHECK (!g->nodes[c].clobbers && !cce_site_clobbers (g, s4),
+         "c calls only a leaf, for free");
+  CHECK (!g->nodes[u].observed && !g->nodes[u].clobbers,
+         "an unobserved node clobbers");
+  CHECK (cce_site_clobbers (g, s1) == (g->sites[s1].av == 0),
+         "main -> a");
+  CHECK (R.st.clobber_nodes == 3, "%zu clobbering nodes",
+         R.st.clobber_nodes);
+  CHECK (R.checks >= 1, "simulation decoded %zu records", R.checks);
+
+  /* preserve_all: every node restores; the encoding is the same.  */
+  {
+    struct cce_encode_stats st;
+    char err[256];
+    uint64_t av10 = g->sites[s10].av;
+    R.g->preserve_all = 1;
+    CHECK (cce_graph_encode (R.g, &st, err, sizeof err) == 0, "%s", err);
+    for (size_t i = 0; i < g->nnodes; i++)
+      CHECK (!g->nodes[i].clobbers, "node %zu clobbers", i);
+    CHECK (st.clobber_nodes == 0 && st.clobber_sites == 0,
+           "%zu clobbering nodes", st.clobber_nodes);
+    CHECK (g->sites[s10].av == av10, "the encoding changed");
+  }
+  run_free (&R);
+  model_free (&m);
+}
+
 static void
 test_single_caller_edge_has_av_zero (void **state)
 {
@@ -3247,6 +3324,40 @@ test_restore_needed_through_a_back_edge (void **state)
   assert_int_equal (live[0], LIVE_BOTH);
 }
 
+/* A function that clobbers the id: its return reads the top alone
+   (CCE_FLOW_EXIT with exit_use), so the id after its last site is dead;
+   a free call of another clobbering function (C: reads both, then
+   defines the id) needs a restore after it only where something reads
+   the id before it is stored again.  An abnormal edge still reads
+   both.  */
+static void
+test_restore_of_a_clobbering_function (void **state)
+{
+  (void) state;
+  /* 0: D C U C D -> exit */
+  const uint8_t EV_C = EV_U | CCE_FLOW_DEF_ID;
+  const uint32_t ev_start[] = { 0, 5 };
+  const uint8_t ev[] = { EV_D, EV_C, EV_U, EV_C, EV_D };
+  const uint32_t succ_start[] = { 0, 1 };
+  uint32_t succ[] = { CCE_FLOW_EXIT };
+  struct cce_flow f = { 1, ev_start, ev, succ_start, succ,
+                        CCE_FLOW_USE_TOP };
+  uint8_t live[5];
+  assert_int_equal (cce_flow_live_after (&f, live), 0);
+  assert_int_equal (live[0], LIVE_BOTH);         /* C reads both */
+  assert_int_equal (live[1], LIVE_BOTH);         /* U reads both */
+  assert_int_equal (live[2], LIVE_BOTH);         /* the second C */
+  assert_int_equal (live[3], CCE_FLOW_USE_TOP);  /* D writes the id */
+  assert_int_equal (live[4], CCE_FLOW_USE_TOP);  /* the return */
+  f.exit_use = LIVE_BOTH;                        /* one that restores */
+  assert_int_equal (cce_flow_live_after (&f, live), 0);
+  assert_int_equal (live[4], LIVE_BOTH);
+  f.exit_use = CCE_FLOW_USE_TOP;
+  succ[0] = CCE_NONE;                            /* abnormal: both */
+  assert_int_equal (cce_flow_live_after (&f, live), 0);
+  assert_int_equal (live[4], LIVE_BOTH);
+}
+
 int
 main (void)
 {
@@ -3257,6 +3368,7 @@ main (void)
     cmocka_unit_test (test_diamond_gives_two_contexts_and_hotter_edge_av_zero),
     cmocka_unit_test (test_single_caller_edge_has_av_zero),
     cmocka_unit_test (test_calls_that_reach_no_log_are_dead),
+    cmocka_unit_test (test_clobbers_only_non_entry_nodes_that_store_or_call_one),
     cmocka_unit_test (test_entry_node_has_root_zero_and_direct_edges_from_one),
     cmocka_unit_test (test_self_recursion_becomes_back_site_with_reason_r),
     cmocka_unit_test (test_self_recursion_folds_into_the_id_then_pushes),
@@ -3284,6 +3396,7 @@ main (void)
     cmocka_unit_test (test_restore_needed_only_before_a_reader_in_a_block),
     cmocka_unit_test (test_restore_needed_when_any_path_reads_first),
     cmocka_unit_test (test_restore_needed_through_a_back_edge),
+    cmocka_unit_test (test_restore_of_a_clobbering_function),
   };
   signal (SIGALRM, on_alarm);
   alarm (240);
