@@ -52,6 +52,15 @@
          if (ID >= LIM)                           (cold)
            __cce_pop (ID);
          tls[ID] = ID;
+       or, where the call does not end its block (no exception edge),
+         tls[ID] = ID * K + NUMCC + J;
+         if (ID >= LIM)                           (cold)
+           { __cce_push (ID, SITE, ENTRY); callee (); __cce_pop (ID); }
+         else
+           callee ();
+         tls[ID] = ID;
+       so that nothing on the hot path needs ID after the call (the cold
+       pop is __cce_pop_entry_keep, which takes it from the entry).
      On x86-64 the cold __cce_grow, __cce_push and __cce_pop above are
      the register-keeping __cce_*_keep entry points below.
      noreturn callee: only the "before" half (a folded back edge that is
@@ -122,6 +131,10 @@ void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
    no callee-saved register on the hot path.
      __cce_push_keep_v4:  rdi = id, r10 = site, r11 = entry
      __cce_pop_keep_v4:   rdi = id
+     __cce_pop_entry_keep_v4: no argument; the pop of an entry this
+                          caller pushed, which restores the id from the
+                          entry itself, so that the caller need not keep
+                          its id across the call in between
      __cce_grow_keep_v4:  rdi = t; the slot in rax
    The grow saves the vector registers too (xsave), since it calls into
    libc.  The caller steps over its red zone around the call:
@@ -132,6 +145,7 @@ void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
    frames with that skip.  Defined in rt/keep.c.  */
 #define CCE_SYM_PUSH_KEEP "__cce_push_keep_v4"
 #define CCE_SYM_POP_KEEP "__cce_pop_keep_v4"
+#define CCE_SYM_POP_ENTRY_KEEP "__cce_pop_entry_keep_v4"
 #define CCE_SYM_GROW_KEEP "__cce_grow_keep_v4"
 #define CCE_KEEP_SKIP 128
 #if defined __x86_64__ && defined __ELF__

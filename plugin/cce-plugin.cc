@@ -183,7 +183,8 @@ static bool opt_clobber = true;
 /* A cold-path call of the runtime's register-keeping entry point NAME
    (cce-abi.h, __cce_*_keep): an asm that runs SETUP (instructions with
    constant operands, or "") and calls NAME through the GOT (no lazy PLT
-   binding in between), with IN in rdi and the result (if OUT) in rax,
+   binding in between), with IN (if any) in rdi and the result (if OUT)
+   in rax,
    clobbering memory, the flags, r10 and r11 only.  The constants are in
    the template, not operands, so that GCC does not keep them in
    registers across the hot path.  GCC does not see the call, so the
@@ -195,10 +196,11 @@ static gimple *
 keep_call (const char *name, const std::string &setup, tree in, tree out)
 {
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
-  vec_safe_push (inputs,
-                 build_tree_list (build_tree_list (NULL_TREE,
-                                                   build_string (1, "D")),
-                                  in));
+  if (in)
+    vec_safe_push (inputs,
+                   build_tree_list (build_tree_list (NULL_TREE,
+                                                     build_string (1, "D")),
+                                    in));
   if (out)
     vec_safe_push (outputs,
                    build_tree_list (build_tree_list (NULL_TREE,
@@ -235,13 +237,15 @@ cold_push (tree id, uint64_t word, uint64_t entry)
   return keep_call (CCE_SYM_PUSH_KEEP, setup, id, NULL_TREE);
 }
 
-/* The cold pop of a folded site: __cce_pop (ID).  */
+/* The cold pop of a folded site: __cce_pop (ID); with the keeping entry
+   points, the pop that takes the id from the entry its push wrote, so
+   that ID need not live across the call.  */
 static gimple *
 cold_pop (tree id)
 {
   if (!opt_keep)
     return gimple_build_call (pop_decl, 1, id);
-  return keep_call (CCE_SYM_POP_KEEP, "", id, NULL_TREE);
+  return keep_call (CCE_SYM_POP_ENTRY_KEEP, "", NULL_TREE, NULL_TREE);
 }
 
 /* The cold grow of an inline push: GROWN = __cce_grow (TOP).  */
@@ -690,7 +694,6 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
   gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
 
-  /* if (ID >= LIM) push (ID, SITE, ENTRY);  -- before the call.  */
   gcond *cond = gimple_build_cond (GE_EXPR, id, u64_cst (t->fold_lim),
                                    NULL_TREE, NULL_TREE);
   gimple_set_location (cond, loc);
@@ -698,6 +701,41 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
   gimple *push = cold_push (id, word, cce_site_entry (g, sn));
   gimple_set_location (push, loc);
+
+  /* if (ID >= LIM) { push (ID, SITE, ENTRY); CALL'; pop (ID); } else CALL;
+     -- where the call does not end its block: the cold path makes its own
+     copy of the call, so that the hot path needs nothing of ID after the
+     call, and need not keep it in a callee-saved register.  */
+  if (!stmt_ends_bb_p (call))
+    {
+      edge cold_e = add_cold_branch (cond, push);
+      basic_block cold_bb = cold_e->src;
+      edge hot_e = split_block (gimple_bb (call), call);
+      basic_block join = hot_e->dest;
+      redirect_edge_succ (cold_e, join);
+      gcall *copy = as_a<gcall *> (gimple_copy (call));
+      /* Its memory state is new: update_ssa renames it (and makes the
+         join's virtual PHI).  */
+      gimple_set_vuse (copy, NULL_TREE);
+      gimple_set_vdef (copy, NULL_TREE);
+      tree lhs = gimple_call_lhs (call);
+      if (lhs && TREE_CODE (lhs) == SSA_NAME)
+        {
+          gimple_call_set_lhs (call, copy_ssa_name (lhs, call));
+          gimple_call_set_lhs (copy, copy_ssa_name (lhs, copy));
+          gphi *phi = create_phi_node (lhs, join);
+          add_phi_arg (phi, gimple_call_lhs (call), hot_e, loc);
+          add_phi_arg (phi, gimple_call_lhs (copy), cold_e, loc);
+        }
+      gimple *pop = cold_pop (id);
+      gimple_set_location (pop, loc);
+      gimple_stmt_iterator cg = gsi_last_bb (cold_bb);
+      gsi_insert_after (&cg, copy, GSI_NEW_STMT);
+      gsi_insert_after (&cg, pop, GSI_NEW_STMT);
+      return;
+    }
+
+  /* if (ID >= LIM) push (ID, SITE, ENTRY);  -- before the call.  */
   add_cold_branch (cond, push);
 
   /* if (ID >= LIM) pop (ID);  -- after it, on its fall-through edge when

@@ -11,8 +11,8 @@
    asm that clobbers nothing but memory, the flags, r10 and r11
    (cce-abi.h): the registers stay free on the hot path.
 
-   __cce_push_keep_v4 and __cce_pop_keep_v4 do their work with the
-   registers they save themselves.  __cce_grow_keep_v4 calls into libc
+   __cce_push_keep_v4, __cce_pop_keep_v4 and __cce_pop_entry_keep_v4 do
+   their work with the registers they save themselves.  __cce_grow_keep_v4 calls into libc
    (mmap, mprotect, sigprocmask), so it saves every general register the
    ABI lets a call clobber and the whole vector state (xsave, or fxsave
    where the OS has not enabled xsave) around __cce_grow_v4.
@@ -111,6 +111,19 @@ __asm__ (
   "1:	movq %rdi, %fs:" CCE_OFF (CCE_TLS_ID) "(%rcx)\n"
   CCE_KEEP_RETURN
   CCE_KEEP_END (CCE_SYM_POP_KEEP)
+  /* __cce_pop_entry_keep_v4: the id from the entry it drops.  */
+  CCE_KEEP_BEGIN (CCE_SYM_POP_ENTRY_KEEP)
+  CCE_KEEP_TOP
+  "	je 1f\n"                       /* empty: nothing to drop */
+  "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%rcx), %rax\n"
+  "	je 1f\n"
+  "	subq $16, %rax\n"
+  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx)\n"
+  "	movq (%rax), %r10\n"          /* slot->id */
+  "	movq %r10, %fs:" CCE_OFF (CCE_TLS_ID) "(%rcx)\n"
+  "1:\n"
+  CCE_KEEP_RETURN
+  CCE_KEEP_END (CCE_SYM_POP_ENTRY_KEEP)
 
   /* __cce_grow_keep_v4: rdi t; the slot in rax.  */
   CCE_KEEP_BEGIN (CCE_SYM_GROW_KEEP)

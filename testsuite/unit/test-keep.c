@@ -1,6 +1,7 @@
 /* test-keep.c -- unit tests of libcce's register-keeping cold-path entry
    points (rt/keep.c, cce-abi.h): __cce_push_keep_v4, __cce_pop_keep_v4
-   and __cce_grow_keep_v4 must do what __cce_push_v4, __cce_pop_v4 and
+   (and __cce_pop_entry_keep_v4, which takes the id from the entry) and
+   __cce_grow_keep_v4 must do what __cce_push_v4, __cce_pop_v4 and
    __cce_grow_v4 do, and leave every register but r10, r11 (and rax for
    the grow's result) as they found it, the vector registers included,
    also when they grow the ccStack (a new thread's first push) and call
@@ -120,17 +121,22 @@ push_and_check (uint64_t id, uint64_t site, uint64_t entry, unsigned seed)
   assert_int_equal (__cce_tls[CCE_TLS_ID], entry);
 }
 
-/* Pop back to ID, check the ccStack and the registers.  */
+/* Pop back to ID, check the ccStack and the registers.  With
+   FROM_ENTRY, the pop that takes the id from the entry, called with
+   another value in rdi.  */
 static void
-pop_and_check (uint64_t id, unsigned seed)
+pop_and_check (uint64_t id, unsigned seed, int from_entry)
 {
   struct regs in, out;
   struct regs *pin = &in, *pout = &out;
-  uint64_t zero = 0, zero2 = 0;
+  uint64_t zero = 0, zero2 = 0, rdi = from_entry ? ~id : id;
   fill (&in, seed);
   uint64_t top0 = __cce_tls[CCE_TLS_TOP];
-  KEEP_CALL (CCE_SYM_POP_KEEP, pin, pout, id, zero, zero2);
-  assert_kept (&in, &out, -1, id);
+  if (from_entry)
+    KEEP_CALL (CCE_SYM_POP_ENTRY_KEEP, pin, pout, rdi, zero, zero2);
+  else
+    KEEP_CALL (CCE_SYM_POP_KEEP, pin, pout, rdi, zero, zero2);
+  assert_kept (&in, &out, -1, rdi);
   assert_int_equal (__cce_tls[CCE_TLS_TOP],
                     top0 - sizeof (struct cce_log_frame));
   assert_int_equal (__cce_tls[CCE_TLS_ID], id);
@@ -182,7 +188,7 @@ push_pop_thread (void *arg)
   for (uint64_t i = 0; i < N; i++)
     push_and_check (i * 3, 0xffffffff00000000ULL | i, i & 1, (unsigned) i);
   for (uint64_t i = N; i-- > 0;)
-    pop_and_check (i * 3, (unsigned) i + 7);
+    pop_and_check (i * 3, (unsigned) i + 7, (int) (i & 1));
   assert_int_equal (__cce_tls[CCE_TLS_TOP], __cce_tls[CCE_TLS_BASE]);
   return NULL;
 }
