@@ -1,10 +1,12 @@
 /* ackermann.c -- tail recursion: Ackermann's function, Takeuchi's tak and
    a recursive gcd, written as the textbook has them.  Their outer calls are
-   self tail calls, which plain GCC turns into loops (tail recursion
-   elimination, "tailr") and the cce plugin keeps as calls so that their
-   frames can be decoded (README, Limitations): the two builds do not make
-   the same number of calls.  This measures that limitation, not the
-   encoding alone (fib.c does).  */
+   self tail calls, which plain GCC turns into loops when compiling (tail
+   recursion elimination, "tailr").  The cce plugin switches tailr off, so
+   that their frames can be decoded (README, Limitations); since these
+   functions are static, GCC's tail call pass makes the loops again at
+   link time, after the plugin's pass, with the folded id stored in each
+   iteration.  This measures that, not the encoding of plain calls alone
+   (fib.c does).  */
 
 #include "bench.h"
 

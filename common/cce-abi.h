@@ -16,7 +16,8 @@
    them).  Every call leaves TOP as it found it.  A function that code
    outside the program can enter (an ENTRY node of the dictionary: main,
    a function whose address is taken or that is exported) returns with
-   the id it found, too; any other function may return with another id
+   the id it found, too, and so does a function GCC takes for const or
+   pure; any other function may return with another id
    in the TLS (the one its last call stored), and its callers restore ID
    where they read it again (the "tls[ID] = ID" restores below are left
    out where nothing reads the id before it is stored again, and one is

@@ -56,10 +56,14 @@ struct cce_node
   uint32_t first_fold; /* its folded sites: folds[first_fold .. + nfold),
                           by fold index */
   uint32_t nfold;
+  int keeps_id;       /* (encode input) the node must return with the id
+                         it found although it is no ENTRY node: the
+                         compiler takes it for const or pure, and may move
+                         a caller's load of the id across a call of it */
   int clobbers;       /* (encode output) the node may return with another
                          id in the TLS than it was entered with: it is not
-                         an ENTRY node, and it is observed and has code
-                         that stores the id (a direct site with an addition
+                         an ENTRY node nor keeps_id, and it is observed
+                         and has code that stores the id (a direct site with an addition
                          value, a ccStack site) or makes a free call of a
                          node that clobbers.  Its return does not restore
                          the id; a caller that reads the id after a free

@@ -938,7 +938,8 @@ mark_clobbers (struct cce_graph *g)
           if (s->node >= g->nnodes)
             continue;
           n = &g->nodes[s->node];
-          if (n->clobbers || (n->flags & CCE_NODE_ENTRY) || !n->observed)
+          if (n->clobbers || (n->flags & CCE_NODE_ENTRY) || n->keeps_id
+              || !n->observed)
             continue;
           if (cce_kind_on_stack (s->kind)
               || (s->kind == CCE_SITE_DIRECT && !s->dead && s->av != 0)

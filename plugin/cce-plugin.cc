@@ -1379,7 +1379,14 @@ cce_execute (void)
           && (DECL_STATIC_CONSTRUCTOR (node->decl)
               || DECL_STATIC_DESTRUCTOR (node->decl)))
         flags |= CCE_NODE_HIDDEN;
-      c.nodes[node] = cce_graph_node (c.g, func_of (c, node->decl), flags);
+      uint32_t n = cce_graph_node (c.g, func_of (c, node->decl), flags);
+      c.nodes[node] = n;
+      /* GCC may move a caller's load of the id across a call of a const
+         or pure function (no memory it writes): such a function returns
+         with the id it found.  */
+      if (n != CCE_NONE
+          && (flags_from_decl_or_type (node->decl) & (ECF_CONST | ECF_PURE)))
+        c.g->nodes[n].keeps_id = 1;
     }
   FOR_EACH_DEFINED_FUNCTION (node)
     if (c.nodes.count (node))

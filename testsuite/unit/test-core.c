@@ -1762,8 +1762,9 @@ test_calls_that_reach_no_log_are_dead (void **state)
 /* Which functions may return without restoring the id (cce_node's
    clobbers): a node that stores it (a site with an addition value, a
    ccStack site) or makes a free call of one that clobbers -- never an
-   ENTRY node (code outside the program relies on nothing), never an
-   unobserved one (it has no code), never a leaf.  */
+   ENTRY node (code outside the program relies on nothing), never one
+   that keeps the id (const or pure to GCC), never an unobserved one (it
+   has no code), never a leaf.  */
 static void
 test_clobbers_only_non_entry_nodes_that_store_or_call_one (void **state)
 {
@@ -1818,6 +1819,20 @@ test_clobbers_only_non_entry_nodes_that_store_or_call_one (void **state)
   CHECK (R.st.clobber_nodes == 3, "%zu clobbering nodes",
          R.st.clobber_nodes);
   CHECK (R.checks >= 1, "simulation decoded %zu records", R.checks);
+
+  /* keeps_id (GCC takes h for pure): h restores, and so g, whose only
+     store was its free call of h.  */
+  {
+    struct cce_encode_stats st;
+    char err[256];
+    R.g->nodes[h].keeps_id = 1;
+    CHECK (cce_graph_encode (R.g, &st, err, sizeof err) == 0, "%s", err);
+    CHECK (!g->nodes[h].clobbers && !g->nodes[gg].clobbers
+           && !cce_site_clobbers (g, s9) && g->nodes[a].clobbers,
+           "a node that keeps the id clobbers");
+    CHECK (st.clobber_nodes == 1, "%zu clobbering nodes", st.clobber_nodes);
+    R.g->nodes[h].keeps_id = 0;
+  }
 
   /* preserve_all: every node restores; the encoding is the same.  */
   {
