@@ -182,6 +182,30 @@ calls_pointer (int x)
   return r;
 }
 
+/* Pure to GCC, so it keeps the id (keeps_id) although one of its two
+   calls of pure_leaf has an addition value under observe-all: GCC may move
+   its caller's load of the id across a call of it.  */
+NOINLINE static int __attribute__ ((pure))
+pure_leaf (const int *p)
+{
+  return *p + 1;
+}
+
+NOINLINE static int __attribute__ ((pure))
+pure_sum (const int *p)
+{
+  return pure_leaf (p) + pure_leaf (p + 1);
+}
+
+NOINLINE static int
+calls_pure (const int *p)
+{
+  int s = pure_sum (p);
+  cce_log (80);
+  s += mid (s);
+  return s;
+}
+
 int
 main (void)
 {
@@ -200,6 +224,7 @@ main (void)
   qsort (v, 12, sizeof *v, cmp);
   sink += calls_pointer (9);
   sink += mid (12);
+  sink += calls_pure (v);
   cce_log (2);
   return v[0];
 }
