@@ -63,9 +63,9 @@ struct cce_node
   int clobbers;       /* (encode output) the node may return with another
                          id in the TLS than it was entered with: it is not
                          an ENTRY node nor keeps_id, and it is observed
-                         and has code that stores the id (a direct site with an addition
-                         value, a ccStack site) or makes a free call of a
-                         node that clobbers.  Its return does not restore
+                         and has code that stores the id (a direct site
+                         with an addition value, a ccStack site) or makes
+                         a free call of a node that clobbers.  Its return does not restore
                          the id; a caller that reads the id after a free
                          call of it restores it there.  An ENTRY node (code
                          outside the program may call it, and relies on

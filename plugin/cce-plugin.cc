@@ -986,10 +986,11 @@ instrument_function (collector &c, size_t first, size_t last)
      free calls of functions that clobber the id, hoisted out of loops (and
      off any cycle of the CFG), so every path reaches them with both as
      they were at entry, and a path that uses neither (the leaf path of a
-     recursive function, an early return) loads nothing.  At entry where a call is noreturn
-     (GCC 12's sink pass crashes when it moves such a load into a block
-     that ends in one, so there the loads are volatile and stay at entry),
-     where a call returns twice, and where there are landing pads.  */
+     recursive function, an early return) loads nothing.  At entry where a
+     call is noreturn (GCC 12's sink pass crashes when it moves such a
+     load into a block that ends in one, so there the loads are volatile
+     and stay at entry), where a call returns twice, and where there are
+     landing pads.  */
   bool pin = false;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
@@ -1661,7 +1662,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
         {
           error ("cce: unknown plugin argument %<-fplugin-arg-cce-%s%>; "
                  "known: stats, dump[=FILE], trace=F[,F...], count, "
-                 "observe-all, fold=N, keep=0|1", key);
+                 "observe-all, fold=N, keep=0|1, clobber=0|1", key);
           return 0;
         }
     }

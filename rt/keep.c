@@ -12,10 +12,11 @@
    (cce-abi.h): the registers stay free on the hot path.
 
    __cce_push_keep_v4, __cce_pop_keep_v4 and __cce_pop_entry_keep_v4 do
-   their work with the registers they save themselves.  __cce_grow_keep_v4 calls into libc
-   (mmap, mprotect, sigprocmask), so it saves every general register the
-   ABI lets a call clobber and the whole vector state (xsave, or fxsave
-   where the OS has not enabled xsave) around __cce_grow_v4.
+   their work with the registers they save themselves.
+   __cce_grow_keep_v4 calls into libc (mmap, mprotect, sigprocmask), so
+   it saves every general register the ABI lets a call clobber and the
+   whole vector state (xsave, or fxsave where the OS has not enabled
+   xsave) around __cce_grow_v4.
 
    GCC does not see the asm's call, so the function around it may be a
    leaf that keeps data in the 128-byte red zone below its stack pointer.
@@ -62,6 +63,15 @@
   "	movq " CCE_SYM_TLS "@gottpoff(%rip), %rcx\n"                       \
   "	movq %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx), %rax\n"                  \
   "	testq %rax, %rax\n"
+/* The two pops: CCE_KEEP_TOP, then drop the top entry unless
+   the ccStack is empty (to 1f); rax = the dropped entry.  */
+#define CCE_KEEP_DROP                                                   \
+  CCE_KEEP_TOP                                                         \
+  "	je 1f\n"                       /* empty: nothing to drop */        \
+  "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%rcx), %rax\n"                \
+  "	je 1f\n"                                                          \
+  "	subq $16, %rax\n"                                                 \
+  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx)\n"
 /* ... and their return.  */
 #define CCE_KEEP_RETURN                                                 \
   "	popq %rcx\n"                                                       \
@@ -102,23 +112,13 @@ __asm__ (
 
   /* __cce_pop_keep_v4: rdi id.  */
   CCE_KEEP_BEGIN (CCE_SYM_POP_KEEP)
-  CCE_KEEP_TOP
-  "	je 1f\n"                       /* empty: nothing to drop */
-  "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%rcx), %rax\n"
-  "	je 1f\n"
-  "	subq $16, %rax\n"
-  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx)\n"
+  CCE_KEEP_DROP
   "1:	movq %rdi, %fs:" CCE_OFF (CCE_TLS_ID) "(%rcx)\n"
   CCE_KEEP_RETURN
   CCE_KEEP_END (CCE_SYM_POP_KEEP)
   /* __cce_pop_entry_keep_v4: the id from the entry it drops.  */
   CCE_KEEP_BEGIN (CCE_SYM_POP_ENTRY_KEEP)
-  CCE_KEEP_TOP
-  "	je 1f\n"                       /* empty: nothing to drop */
-  "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%rcx), %rax\n"
-  "	je 1f\n"
-  "	subq $16, %rax\n"
-  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx)\n"
+  CCE_KEEP_DROP
   "	movq (%rax), %r10\n"          /* slot->id */
   "	movq %r10, %fs:" CCE_OFF (CCE_TLS_ID) "(%rcx)\n"
   "1:\n"
