@@ -42,6 +42,7 @@
 
 #include "gcc-common.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -180,6 +181,11 @@ static bool opt_keep = CCE_HAVE_KEEP;
    (cce_graph's preserve_all), for A/B runs.  */
 static bool opt_clobber = true;
 
+/* -fplugin-arg-cce-guess=N: an indirect call whose type matches at most N
+   functions of the program whose address is taken compares the pointer
+   with each; 0: every indirect call pushes.  */
+static int opt_guess = 3;
+
 /* A cold-path call of the runtime's register-keeping entry point NAME
    (cce-abi.h, __cce_*_keep): an asm that runs SETUP (instructions with
    constant operands, or "") and calls NAME through the GOT (no lazy PLT
@@ -285,12 +291,22 @@ tls_ref (unsigned k, bool volatile_p)
 /* ------------------------------------------------------------------ */
 /* Collecting the call graph.                                         */
 
+/* A likely target of an indirect call: a direct site to node NODE (a
+   function whose address is taken), with the call's frames, taken when
+   the pointer called equals the function's address.  */
+struct guess
+{
+  cgraph_node *node;
+  uint32_t site;
+};
+
 /* One site we found in a body, with what instrumentation needs.  */
 struct site_info
 {
   cgraph_node *node;
   gimple *stmt;
   uint32_t site;
+  std::vector<guess> guesses;   /* an indirect call's likely targets */
 };
 
 struct collector
@@ -301,6 +317,10 @@ struct collector
   std::map<tree, uint32_t> funcs;            /* source FUNCTION_DECL */
   std::map<cgraph_node *, uint32_t> nodes;
   std::vector<site_info> sites;
+  std::vector<cgraph_node *> address_taken;  /* candidates for guesses */
+  std::map<std::string, std::vector<cgraph_node *>> field_targets;
+  std::map<uint32_t, uint32_t> guess_of;     /* guess site -> its indirect */
+  size_t guessed_sites = 0;                  /* indirect sites with them */
 };
 
 /* The source function FNDECL stands for: clones and split parts lead back
@@ -445,6 +465,140 @@ is_runtime (tree fndecl)
   return strncmp (name, "__cce_", 6) == 0;
 }
 
+/* The name of FIELD (a FIELD_DECL) as "struct.field", the same for the
+   same field in every unit; "" for a field without names.  */
+static std::string
+field_key (tree field)
+{
+  if (TREE_CODE (field) != FIELD_DECL || !DECL_NAME (field))
+    return "";
+  tree rec = TYPE_NAME (TYPE_MAIN_VARIANT (DECL_CONTEXT (field)));
+  if (rec && TREE_CODE (rec) == TYPE_DECL)
+    rec = DECL_NAME (rec);
+  if (!rec || TREE_CODE (rec) != IDENTIFIER_NODE)
+    return "";
+  return std::string (IDENTIFIER_POINTER (rec)) + "."
+         + IDENTIFIER_POINTER (DECL_NAME (field));
+}
+
+/* Note that the program stores the address VALUE in FIELD, if VALUE is
+   that of a function of the program whose address is taken.  */
+static void
+note_field_target (collector &c, tree field, tree value)
+{
+  STRIP_NOPS (value);
+  if (TREE_CODE (value) != ADDR_EXPR
+      || TREE_CODE (TREE_OPERAND (value, 0)) != FUNCTION_DECL)
+    return;
+  std::string key = field_key (field);
+  cgraph_node *t = cgraph_node::get (TREE_OPERAND (value, 0));
+  if (key.empty () || !t)
+    return;
+  t = t->ultimate_alias_target ();
+  if (std::find (c.address_taken.begin (), c.address_taken.end (), t)
+      == c.address_taken.end ())
+    return;
+  std::vector<cgraph_node *> &v = c.field_targets[key];
+  if (std::find (v.begin (), v.end (), t) == v.end ())
+    v.push_back (t);
+}
+
+/* The function addresses in the initializer INIT, a field's worth.  */
+static void
+note_initializer (collector &c, tree init)
+{
+  if (!init || TREE_CODE (init) != CONSTRUCTOR)
+    return;
+  unsigned HOST_WIDE_INT k;
+  tree index, value;
+  FOR_EACH_CONSTRUCTOR_ELT (CONSTRUCTOR_ELTS (init), k, index, value)
+    if (index && TREE_CODE (index) == FIELD_DECL
+        && TREE_CODE (value) != CONSTRUCTOR)
+      note_field_target (c, index, value);
+    else
+      note_initializer (c, value);
+}
+
+/* Where the program stores function addresses into fields: in the
+   initializers of its variables and in assignments of its bodies.  */
+static void
+collect_field_targets (collector &c)
+{
+  varpool_node *v;
+  FOR_EACH_DEFINED_VARIABLE (v)
+    if (!v->in_other_partition)
+      note_initializer (c, v->get_constructor ());
+  for (auto &n : c.nodes)
+    {
+      basic_block bb;
+      FOR_EACH_BB_FN (bb, DECL_STRUCT_FUNCTION (n.first->decl))
+        for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+             gsi_next (&gsi))
+          {
+            gimple *st = gsi_stmt (gsi);
+            if (gimple_assign_single_p (st)
+                && TREE_CODE (gimple_assign_lhs (st)) == COMPONENT_REF)
+              note_field_target (c, TREE_OPERAND (gimple_assign_lhs (st), 1),
+                                 gimple_assign_rhs1 (st));
+          }
+    }
+}
+
+/* The likely targets of the indirect call of SI: the functions of the program whose address is taken
+   and whose type is the call's, if there are at most opt_guess of them
+   (not the caller itself: that edge would only ever be a back edge).
+   Each becomes a direct site of its own, with the call's frames.  Which
+   of them is called is decided at run time by comparing addresses, so a
+   wrong guess costs a compare, never a wrong context.  */
+static void
+add_guesses (collector &c, site_info &si)
+{
+  gcall *call = as_a<gcall *> (si.stmt);
+  tree fntype = gimple_call_fntype (call);
+  tree fn = gimple_call_fn (call);
+  if (opt_guess <= 0 || !fntype || !fn || TREE_CODE (fn) != SSA_NAME
+      || gimple_call_noreturn_p (call)
+      || (gimple_call_flags (call) & ECF_RETURNS_TWICE))
+    return;
+  /* A pointer loaded from a field: the functions whose address the
+     program stores in that field; else those of the call's type.  */
+  std::vector<cgraph_node *> found;
+  gimple *def = SSA_NAME_DEF_STMT (fn);
+  const std::vector<cgraph_node *> *stored = NULL;
+  if (gimple_assign_single_p (def)
+      && TREE_CODE (gimple_assign_rhs1 (def)) == COMPONENT_REF)
+    {
+      auto it = c.field_targets.find (field_key (TREE_OPERAND
+                                                   (gimple_assign_rhs1 (def),
+                                                    1)));
+      if (it != c.field_targets.end ())
+        stored = &it->second;
+    }
+  for (cgraph_node *t : stored ? *stored : c.address_taken)
+    if (t != si.node && types_compatible_p (TREE_TYPE (t->decl), fntype)
+        && std::find (found.begin (), found.end (), t) == found.end ())
+      {
+        found.push_back (t);
+        if (found.size () > (size_t) opt_guess)
+          return;
+      }
+  if (found.empty ())
+    return;
+  /* Their weight is as small as can be: where a guessed edge closes a
+     recursion through the pointer, the back edge chosen on it
+     (mark_back_edges weighs edges by frequency) is that edge, unused,
+     rather than a real call that would then push.  */
+  for (cgraph_node *t : found)
+    {
+      uint32_t site = cce_graph_site (c.g, c.nodes[si.node], CCE_SITE_DIRECT,
+                                      c.nodes[t], 0.0);
+      add_frames (c, si.node, site, call);
+      si.guesses.push_back ({ t, site });
+      c.guess_of[site] = si.site;
+    }
+  c.guessed_sites++;
+}
+
 /* Record the call sites of NODE's body.  */
 static void
 collect_sites (collector &c, cgraph_node *node)
@@ -466,7 +620,7 @@ collect_sites (collector &c, cgraph_node *node)
           expanded_location xl = expand_location (DECL_SOURCE_LOCATION (src));
           cce_graph_frame (c.g, site, func_of (c, node->decl), xl.file,
                            xl.line, xl.column);
-          c.sites.push_back ({ node, NULL, site });
+          c.sites.push_back ({ node, NULL, site, {} });
         }
     }
 
@@ -525,7 +679,9 @@ collect_sites (collector &c, cgraph_node *node)
         uint32_t site = cce_graph_site (c.g, n, kind, target,
                                         freq);
         add_frames (c, node, site, call);
-        c.sites.push_back ({ node, call, site });
+        c.sites.push_back ({ node, call, site, {} });
+        if (kind == CCE_SITE_INDIRECT)
+          add_guesses (c, c.sites.back ());
       }
 }
 
@@ -596,8 +752,9 @@ add_cold_branch (gcond *cond, gimple *cold)
    (cce-abi.h): take the slot at TOP, growing the stack on the cold path
    (where a TOP of 0 goes too), write (ID, SITE) into it and enter the
    callee's segment with ENTRY.  The call ends up in a new basic block;
-   *GSI points at it again on return.  */
-static void
+   *GSI points at it again on return.  Returns the first statement of the
+   push.  */
+static gimple *
 insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
              uint64_t entry)
 {
@@ -656,6 +813,97 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
   *gsi = gsi_for_stmt (call);
   gsi_insert_seq_before (gsi, seq, GSI_SAME_STMT);
   *gsi = gsi_for_stmt (call);
+  return ldlast;
+}
+
+/* Before the push that starts at FIRST (insert_push) of the indirect call
+   SI (cce-abi.h): compare the pointer called with the address of each
+   guessed target whose site has code or needs none, and where one is
+   equal, skip the push and store the id that site gives its callee
+   instead (nothing for an addition value of 0, or a callee no log site
+   can be reached from), as a direct call would:
+
+     if (FN == &A) T[ID] = ID + AV(A); else if (FN == &B) ...; else push;
+     FN (...);
+
+   What comes after the call is the same on both paths: a restore of the
+   top writes back the value the guessed callee, an entry function, kept.
+   Returns the number of guesses taken.  */
+static unsigned
+insert_guesses (const struct cce_graph *g, const site_info &si,
+                gimple *first, tree id)
+{
+  tree u64 = long_long_unsigned_type_node;
+  gcall *call = as_a<gcall *> (si.stmt);
+  location_t loc = gimple_location (call);
+  std::vector<const guess *> use;
+  for (const guess &q : si.guesses)
+    if (g->sites[q.site].kind == CCE_SITE_DIRECT)
+      use.push_back (&q);
+  if (use.empty ())
+    return 0;
+
+  /* The call starts a block of its own (after the push's stores), and the
+     push (its grow test) too.  */
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_prev (&gsi);
+  basic_block call_bb = split_block (gimple_bb (call), gsi_stmt (gsi))->dest;
+  gsi = gsi_for_stmt (first);
+  gsi_prev (&gsi);
+  edge fe = gsi_end_p (gsi) ? split_block_after_labels (gimple_bb (first))
+                            : split_block (gimple_bb (first), gsi_stmt (gsi));
+  basic_block cur = fe->src;
+
+  tree fn = make_ssa_name (u64);
+  gimple *conv = gimple_build_assign (fn, NOP_EXPR, gimple_call_fn (call));
+  gimple_set_location (conv, loc);
+  gimple_stmt_iterator cg = gsi_last_bb (cur);
+  gsi_insert_after (&cg, conv, GSI_NEW_STMT);
+  for (size_t k = 0; k < use.size (); k++)
+    {
+      const struct cce_site *s = &g->sites[use[k]->site];
+      tree addr = make_ssa_name (u64);
+      gimple *ga = gimple_build_assign (addr, NOP_EXPR,
+                                        build_fold_addr_expr (use[k]->node
+                                                              ->decl));
+      gcond *cond = gimple_build_cond (EQ_EXPR, fn, addr, NULL_TREE,
+                                       NULL_TREE);
+      gimple_set_location (ga, loc);
+      gimple_set_location (cond, loc);
+      cg = gsi_last_bb (cur);
+      gsi_insert_after (&cg, ga, GSI_NEW_STMT);
+      gsi_insert_after (&cg, cond, GSI_NEW_STMT);
+
+      basic_block hit = create_empty_bb (cur);
+      edge te = make_edge (cur, hit, EDGE_TRUE_VALUE);
+      te->probability = k == 0 ? profile_probability::likely ()
+                               : profile_probability::even ();
+      fe->flags = EDGE_FALSE_VALUE;
+      fe->probability = te->probability.invert ();
+      hit->count = cur->count.apply_probability (te->probability);
+      if (current_loops)
+        add_bb_to_loop (hit, cur->loop_father);
+      make_single_succ_edge (hit, call_bb, EDGE_FALLTHRU);
+      if (!s->dead && s->av != 0)
+        {
+          tree sum = make_ssa_name (u64);
+          gimple *add = gimple_build_assign (sum, PLUS_EXPR, id,
+                                             u64_cst (s->av));
+          gimple *st = gimple_build_assign (tls_ref (CCE_TLS_ID, false),
+                                            sum);
+          gimple_set_location (add, loc);
+          gimple_set_location (st, loc);
+          gimple_stmt_iterator hg = gsi_start_bb (hit);
+          gsi_insert_after (&hg, add, GSI_NEW_STMT);
+          gsi_insert_after (&hg, st, GSI_NEW_STMT);
+        }
+      if (k + 1 < use.size ())
+        {
+          cur = split_edge (fe);
+          fe = single_succ_edge (cur);
+        }
+    }
+  return (unsigned) use.size ();
 }
 
 /* Around the call STMT of back site SN folded into the id (cce-abi.h):
@@ -1150,7 +1398,13 @@ instrument_function (collector &c, size_t first, size_t last)
                 continue;
             }
           else
-            insert_push (&gsi, id, top, word (sn), cce_site_entry (g, sn));
+            {
+              gimple *first_push = insert_push (&gsi, id, top, word (sn),
+                                                cce_site_entry (g, sn));
+              if (!c.sites[i].guesses.empty ()
+                  && insert_guesses (g, c.sites[i], first_push, id))
+                gsi = gsi_for_stmt (call);
+            }
           if (restore_depth)
             gimple_seq_add_stmt (&after,
                                  gimple_build_assign (tls_ref (CCE_TLS_TOP,
@@ -1288,10 +1542,11 @@ dump_decisions (FILE *f, const collector &c,
            g->nnodes, g->nsites, st.max_numcc);
   fprintf (f, "cce: direct %zu (av 0, no code: %zu), ccStack: back edges "
            "%zu (folded into the id: %zu, limit 2^%u), overflow cuts %zu, "
-           "indirect %zu, external %zu; log %zu\n",
+           "indirect %zu (%zu with guessed targets), external %zu; "
+           "log %zu\n",
            st.direct_sites, st.zero_sites, st.back_sites, st.folded_sites,
            st.fold_bits, st.overflow_sites, st.indirect_sites,
-           st.external_sites, st.log_sites);
+           c.guessed_sites, st.external_sites, st.log_sites);
   fprintf (f, "cce: unobserved (no log reachable, no code): %zu sites\n",
            st.dead_sites);
   fprintf (f, "cce: functions that return without restoring the id: %zu; "
@@ -1336,6 +1591,9 @@ dump_decisions (FILE *f, const collector &c,
         fprintf (f, " trace");
       else if (s->kind != CCE_SITE_LOG)
         fprintf (f, " ccStack");
+      auto gi = c.guess_of.find ((uint32_t) i);
+      if (gi != c.guess_of.end ())
+        fprintf (f, " (guessed target of indirect site %u)", gi->second);
       fprintf (f, " freq %.3g\n", s->freq);
     }
 }
@@ -1382,6 +1640,11 @@ cce_execute (void)
         flags |= CCE_NODE_HIDDEN;
       uint32_t n = cce_graph_node (c.g, func_of (c, node->decl), flags);
       c.nodes[node] = n;
+      /* A guessed target must be this very body whenever its address is
+         the pointer's: not one another module may interpose.  */
+      if (n != CCE_NONE && node->address_taken && !node->split_part
+          && (!c.shared || node->get_availability () > AVAIL_INTERPOSABLE))
+        c.address_taken.push_back (node);
       /* GCC may move a caller's load of the id across a call of a const
          or pure function (no memory it writes): such a function returns
          with the id it found.  */
@@ -1389,6 +1652,8 @@ cce_execute (void)
           && (flags_from_decl_or_type (node->decl) & (ECF_CONST | ECF_PURE)))
         c.g->nodes[n].keeps_id = 1;
     }
+  if (opt_guess > 0)
+    collect_field_targets (c);
   FOR_EACH_DEFINED_FUNCTION (node)
     if (c.nodes.count (node))
       collect_sites (c, node);
@@ -1433,12 +1698,12 @@ cce_execute (void)
   if (opt_stats)
     fprintf (stderr, "cce: %zu functions, %zu sites: %zu direct "
              "(%zu free), %zu back edges (%zu folded), %zu overflow cuts, "
-             "%zu indirect, %zu external, %zu log; max numCC %" PRIu64
-             "; %zu sites unobserved; %zu functions return without "
-             "restoring the id\n",
+             "%zu indirect (%zu guessed), %zu external, %zu log; max numCC "
+             "%" PRIu64 "; %zu sites unobserved; %zu functions return "
+             "without restoring the id\n",
              c.g->nnodes, c.g->nsites, st.direct_sites, st.zero_sites,
              st.back_sites, st.folded_sites, st.overflow_sites,
-             st.indirect_sites,
+             st.indirect_sites, c.guessed_sites,
              st.external_sites, st.log_sites, st.max_numcc, st.dead_sites,
              st.clobber_nodes);
 
@@ -1626,6 +1891,19 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
             }
           opt_clobber = strcmp (value, "1") == 0;
         }
+      else if (strcmp (key, "guess") == 0)
+        {
+          char *end;
+          long n = value ? strtol (value, &end, 10) : -1;
+          if (!value || !*value || *end || n < 0 || n > 8)
+            {
+              error ("cce: %<-fplugin-arg-cce-guess%> takes the most targets "
+                     "an indirect call compares with, from 0 (none: every "
+                     "indirect call pushes) to 8: %<-fplugin-arg-cce-guess=1%>");
+              return 0;
+            }
+          opt_guess = (int) n;
+        }
       else if (strcmp (key, "trace") == 0)
         {
           if (!value || !*value)
@@ -1662,7 +1940,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
         {
           error ("cce: unknown plugin argument %<-fplugin-arg-cce-%s%>; "
                  "known: stats, dump[=FILE], trace=F[,F...], count, "
-                 "observe-all, fold=N, keep=0|1, clobber=0|1", key);
+                 "observe-all, fold=N, keep=0|1, clobber=0|1, guess=N", key);
           return 0;
         }
     }

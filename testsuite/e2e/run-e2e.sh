@@ -61,6 +61,7 @@ case $name in
   unwind)    srcs=unwind.c libs="-fexceptions -pthread" cmp=threads ;;
   noreturn)  srcs=noreturn.c ;;
   fnptr)     srcs=fnptr.c ;;
+  guess)     srcs=guess.c ;;
   threads)   srcs=threads.c libs=-pthread cmp=threads ;;
   bigprog)   gen=gen-bigprog.sh ;;
   ctors)     srcs=ctors.c early=1 ;;
