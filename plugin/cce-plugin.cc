@@ -44,6 +44,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -317,7 +318,9 @@ struct collector
   std::map<tree, uint32_t> funcs;            /* source FUNCTION_DECL */
   std::map<cgraph_node *, uint32_t> nodes;
   std::vector<site_info> sites;
-  std::vector<cgraph_node *> address_taken;  /* candidates for guesses */
+  std::vector<cgraph_node *> address_taken;  /* candidates for guesses,
+                                                in the call graph's order */
+  std::set<cgraph_node *> guessable;         /* the same, to look up */
   std::map<std::string, std::vector<cgraph_node *>> field_targets;
   std::map<uint32_t, uint32_t> guess_of;     /* guess site -> its indirect */
   size_t guessed_sites = 0;                  /* indirect sites with them */
@@ -495,8 +498,7 @@ note_field_target (collector &c, tree field, tree value)
   if (key.empty () || !t)
     return;
   t = t->ultimate_alias_target ();
-  if (std::find (c.address_taken.begin (), c.address_taken.end (), t)
-      == c.address_taken.end ())
+  if (!c.guessable.count (t))
     return;
   std::vector<cgraph_node *> &v = c.field_targets[key];
   if (std::find (v.begin (), v.end (), t) == v.end ())
@@ -528,10 +530,15 @@ collect_field_targets (collector &c)
   FOR_EACH_DEFINED_VARIABLE (v)
     if (!v->in_other_partition)
       note_initializer (c, v->get_constructor ());
-  for (auto &n : c.nodes)
+  /* In the call graph's order, not by pointer: the guesses, their order
+     and the dictionary are the same in every build.  */
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
     {
+      if (!c.nodes.count (node))
+        continue;
       basic_block bb;
-      FOR_EACH_BB_FN (bb, DECL_STRUCT_FUNCTION (n.first->decl))
+      FOR_EACH_BB_FN (bb, DECL_STRUCT_FUNCTION (node->decl))
         for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
              gsi_next (&gsi))
           {
@@ -575,8 +582,7 @@ add_guesses (collector &c, site_info &si)
         stored = &it->second;
     }
   for (cgraph_node *t : stored ? *stored : c.address_taken)
-    if (t != si.node && types_compatible_p (TREE_TYPE (t->decl), fntype)
-        && std::find (found.begin (), found.end (), t) == found.end ())
+    if (t != si.node && types_compatible_p (TREE_TYPE (t->decl), fntype))
       {
         found.push_back (t);
         if (found.size () > (size_t) opt_guess)
@@ -1644,7 +1650,10 @@ cce_execute (void)
          the pointer's: not one another module may interpose.  */
       if (n != CCE_NONE && node->address_taken && !node->split_part
           && (!c.shared || node->get_availability () > AVAIL_INTERPOSABLE))
-        c.address_taken.push_back (node);
+        {
+          c.address_taken.push_back (node);
+          c.guessable.insert (node);
+        }
       /* GCC may move a caller's load of the id across a call of a const
          or pure function (no memory it writes): such a function returns
          with the id it found.  */
