@@ -282,11 +282,18 @@ word_ref (tree addr, unsigned offset, bool volatile_p)
   return ref;
 }
 
-/* A reference to word K of the TLS block.  */
+/* Set while the code of a call GCC knows as a built-in is inserted (the
+   program's own malloc, free, memcpy...): GCC assumes such a call reads
+   no memory of ours, and would delete our stores before it as dead.  */
+static bool pin_site_stores;
+
+/* A reference to word K of the TLS block, volatile if VOLATILE_P or
+   pin_site_stores.  */
 static tree
 tls_ref (unsigned k, bool volatile_p)
 {
-  return word_ref (build_fold_addr_expr (tls_decl), 8 * k, volatile_p);
+  return word_ref (build_fold_addr_expr (tls_decl), 8 * k,
+                   volatile_p || pin_site_stores);
 }
 
 /* ------------------------------------------------------------------ */
@@ -324,6 +331,7 @@ struct collector
   std::map<std::string, std::vector<cgraph_node *>> field_targets;
   std::map<uint32_t, uint32_t> guess_of;     /* guess site -> its indirect */
   size_t guessed_sites = 0;                  /* indirect sites with them */
+  bool allocator_replaced = false;           /* the program defines malloc */
 };
 
 /* The source function FNDECL stands for: clones and split parts lead back
@@ -371,11 +379,49 @@ func_of (collector &c, tree fndecl)
   return f;
 }
 
+/* Does NAME belong to the allocator that the C library calls by name, so
+   that a program's own definition replaces it inside the library too
+   (glibc's manual, "Replacing malloc")?  */
+static bool
+allocator_name_p (const char *name)
+{
+  static const char *const names[] = {
+    "malloc", "free", "calloc", "realloc", "aligned_alloc", "memalign",
+    "posix_memalign", "valloc", "pvalloc", "malloc_usable_size", NULL
+  };
+  for (int i = 0; names[i]; i++)
+    if (strcmp (name, names[i]) == 0)
+      return true;
+  return false;
+}
+
+/* External functions that never allocate: with a replaced allocator, a
+   `leaf' function of the C library may still call into the program (its
+   malloc), but these do not.  */
+static bool
+never_allocates_p (const char *name)
+{
+  static const char *const names[] = {
+    "memcpy", "memmove", "memset", "memcmp", "memchr", "memrchr",
+    "mempcpy", "bcmp", "bzero", "strcpy", "strncpy", "stpcpy", "stpncpy",
+    "strcat", "strncat", "strcmp", "strncmp", "strlen", "strnlen",
+    "strchr", "strrchr", "strchrnul", "strstr", "strspn", "strcspn",
+    "strpbrk", "__errno_location", "__ctype_b_loc", "__ctype_tolower_loc",
+    "__ctype_toupper_loc", NULL
+  };
+  for (int i = 0; names[i]; i++)
+    if (strcmp (name, names[i]) == 0)
+      return true;
+  return false;
+}
+
 /* Can a call of the external function FNDECL (NULL: unknown) run code of
    the program before it returns?  glibc marks exit, raise and friends
-   `leaf', so the attribute alone does not settle it.  */
+   `leaf', so the attribute alone does not settle it.  Nor does it where
+   the program replaces malloc (ALLOCATOR): glibc's `leaf' functions
+   (strdup, qsort's buffer, stdio's buffers...) call the program's.  */
 static bool
-external_may_call_back (tree fndecl, gcall *call)
+external_may_call_back (tree fndecl, gcall *call, bool allocator)
 {
   static const char *const calls_back[] = {
     "exit", "quick_exit", "raise", "kill", "abort", "pthread_kill",
@@ -394,8 +440,10 @@ external_may_call_back (tree fndecl, gcall *call)
   for (int i = 0; calls_back[i]; i++)
     if (strcmp (name, calls_back[i]) == 0)
       return true;
-  if (flags & (ECF_CONST | ECF_PURE | ECF_LEAF))
+  if (flags & (ECF_CONST | ECF_PURE))
     return false;
+  if (flags & ECF_LEAF)
+    return allocator && !never_allocates_p (name);
   return true;
 }
 
@@ -669,7 +717,8 @@ collect_sites (collector &c, cgraph_node *node)
                 kind = CCE_SITE_DIRECT;
                 target = it->second;
               }
-            else if (external_may_call_back (fndecl, call))
+            else if (external_may_call_back (fndecl, call,
+                                             c.allocator_replaced))
               {
                 kind = CCE_SITE_EXTERNAL;
                 target = cce_graph_string (c.g, external_name (fndecl));
@@ -1334,6 +1383,8 @@ instrument_function (collector &c, size_t first, size_t last)
       const struct cce_site *s = &g->sites[sn];
       if (!site_has_code (s, call))
         continue;
+      tree callee = gimple_call_fndecl (call);
+      pin_site_stores = callee && fndecl_built_in_p (callee);
       gimple_seq before = NULL, after = NULL;
       bool restore_id = keep_id[i - first];
       bool restore_depth = keep_depth[i - first];
@@ -1455,6 +1506,7 @@ instrument_function (collector &c, size_t first, size_t last)
         gimple_set_location (gsi_stmt (it), gimple_location (call));
       insert_after_call (call, after);
     }
+  pin_site_stores = false;
 
   /* (6) Restore at each landing pad.  */
   for (basic_block pad : pads)
@@ -1558,6 +1610,9 @@ dump_decisions (FILE *f, const collector &c,
   fprintf (f, "cce: functions that return without restoring the id: %zu; "
            "free calls of them (a restore after, where read): %zu\n",
            st.clobber_nodes, st.clobber_sites);
+  if (c.allocator_replaced)
+    fprintf (f, "cce: the program replaces malloc: calls of the C library "
+             "that may allocate are external sites\n");
   for (size_t i = 0; i < g->nnodes; i++)
     {
       const struct cce_node *n = &g->nodes[i];
@@ -1646,6 +1701,9 @@ cce_execute (void)
         flags |= CCE_NODE_HIDDEN;
       uint32_t n = cce_graph_node (c.g, func_of (c, node->decl), flags);
       c.nodes[node] = n;
+      if (TREE_PUBLIC (node->decl) && !node->split_part
+          && allocator_name_p (external_name (node->decl)))
+        c.allocator_replaced = true;
       /* A guessed target must be this very body whenever its address is
          the pointer's: not one another module may interpose.  */
       if (n != CCE_NONE && node->address_taken && !node->split_part
@@ -1659,6 +1717,11 @@ cce_execute (void)
          with the id it found.  */
       if (n != CCE_NONE
           && (flags_from_decl_or_type (node->decl) & (ECF_CONST | ECF_PURE)))
+        c.g->nodes[n].keeps_id = 1;
+      /* The same for the program's own definition of a function GCC knows
+         as a built-in (malloc, memcpy): GCC assumes it writes no memory
+         but what its arguments point to.  */
+      if (n != CCE_NONE && fndecl_built_in_p (node->decl))
         c.g->nodes[n].keeps_id = 1;
     }
   if (opt_guess > 0)

@@ -62,6 +62,7 @@ case $name in
   noreturn)  srcs=noreturn.c ;;
   fnptr)     srcs=fnptr.c ;;
   guess)     srcs=guess.c ;;
+  replmalloc) srcs=replmalloc.c ;;
   threads)   srcs=threads.c libs=-pthread cmp=threads ;;
   bigprog)   gen=gen-bigprog.sh ;;
   ctors)     srcs=ctors.c early=1 ;;

@@ -26,6 +26,7 @@ E2E_TESTS = \
 	e2e/noreturn.sh \
 	e2e/fnptr.sh \
 	e2e/guess.sh \
+	e2e/replmalloc.sh \
 	e2e/threads.sh \
 	e2e/bigprog.sh \
 	e2e/ctors.sh \
@@ -62,6 +63,7 @@ E2E_EXTRA = \
 	e2e/noreturn.c \
 	e2e/fnptr.c \
 	e2e/guess.c \
+	e2e/replmalloc.c \
 	e2e/threads.c \
 	e2e/ctors.c \
 	e2e/cfeatures.c \
