@@ -415,6 +415,31 @@ never_allocates_p (const char *name)
   return false;
 }
 
+/* Functions of the C library that glibc declares without `leaf' but that
+   never run code of the program: locks and wake-ups, none of them a
+   cancellation point (cancellation runs the thread's cleanup handlers)
+   and none allocating.  sqlite3 calls pthread_mutex_lock and _unlock
+   around every use of shared state.  */
+static bool
+never_calls_back_p (const char *name)
+{
+  static const char *const names[] = {
+    "pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_unlock",
+    "pthread_mutex_timedlock", "pthread_mutex_clocklock",
+    "pthread_rwlock_rdlock", "pthread_rwlock_tryrdlock",
+    "pthread_rwlock_timedrdlock", "pthread_rwlock_clockrdlock",
+    "pthread_rwlock_wrlock", "pthread_rwlock_trywrlock",
+    "pthread_rwlock_timedwrlock", "pthread_rwlock_clockwrlock",
+    "pthread_rwlock_unlock", "pthread_spin_lock", "pthread_spin_trylock",
+    "pthread_spin_unlock", "pthread_cond_signal", "pthread_cond_broadcast",
+    "sem_post", "sem_trywait", NULL
+  };
+  for (int i = 0; names[i]; i++)
+    if (strcmp (name, names[i]) == 0)
+      return true;
+  return false;
+}
+
 /* Can a call of the external function FNDECL (NULL: unknown) run code of
    the program before it returns?  glibc marks exit, raise and friends
    `leaf', so the attribute alone does not settle it.  Nor does it where
@@ -441,6 +466,8 @@ external_may_call_back (tree fndecl, gcall *call, bool allocator)
     if (strcmp (name, calls_back[i]) == 0)
       return true;
   if (flags & (ECF_CONST | ECF_PURE))
+    return false;
+  if (never_calls_back_p (name))
     return false;
   if (flags & ECF_LEAF)
     return allocator && !never_allocates_p (name);
