@@ -905,15 +905,22 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
    instead (nothing for an addition value of 0, or a callee no log site
    can be reached from), as a direct call would:
 
-     if (FN == &A) T[ID] = ID + AV(A); else if (FN == &B) ...; else push;
-     FN (...);
+     if (FN == &A) { T[ID] = ID + AV(A); A (...); }
+     else if (FN == &B) ...
+     else { push; FN (...); restores; }
 
-   What comes after the call is the same on both paths: a restore of the
-   top writes back the value the guessed callee, an entry function, kept.
-   Returns the number of guesses taken.  */
+   Each guessed target gets a direct call of its own where nothing reads
+   the id after the call before it is written again (not RESTORE_ID) and
+   the call does not end its block (it cannot throw): a guessed callee is
+   an entry function, which returns with the id and top it found, so that
+   call needs no restore at all, and GCC may make it a tail call.
+   Elsewhere the guesses only store and fall through to the one call and
+   its restores (the top's restore writes back the value the callee
+   kept): a copy that restores the id measured no better.  Returns the
+   number of guesses taken.  */
 static unsigned
 insert_guesses (const struct cce_graph *g, const site_info &si,
-                gimple *first, tree id)
+                gimple *first, tree id, bool restore_id)
 {
   tree u64 = long_long_unsigned_type_node;
   gcall *call = as_a<gcall *> (si.stmt);
@@ -930,6 +937,22 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
   gsi_prev (&gsi);
   basic_block call_bb = split_block (gimple_bb (call), gsi_stmt (gsi))->dest;
+  /* Own copies: the join after the call, and a PHI there for its value.  */
+  bool copies = !stmt_ends_bb_p (call) && !restore_id;
+  basic_block join = NULL;
+  gphi *phi = NULL;
+  if (copies)
+    {
+      edge out = split_block (call_bb, call);
+      join = out->dest;
+      tree lhs = gimple_call_lhs (call);
+      if (lhs && TREE_CODE (lhs) == SSA_NAME)
+        {
+          gimple_call_set_lhs (call, copy_ssa_name (lhs, call));
+          phi = create_phi_node (lhs, join);
+          add_phi_arg (phi, gimple_call_lhs (call), out, loc);
+        }
+    }
   gsi = gsi_for_stmt (first);
   gsi_prev (&gsi);
   edge fe = gsi_end_p (gsi) ? split_block_after_labels (gimple_bb (first))
@@ -965,8 +988,11 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
       hit->count = cur->count.apply_probability (te->probability);
       if (current_loops)
         add_bb_to_loop (hit, cur->loop_father);
-      make_single_succ_edge (hit, call_bb, EDGE_FALLTHRU);
-      if (!s->dead && s->av != 0)
+      edge he = make_single_succ_edge (hit, copies ? join : call_bb,
+                                       EDGE_FALLTHRU);
+      gimple_stmt_iterator hg = gsi_start_bb (hit);
+      bool stored = !s->dead && s->av != 0;
+      if (stored)
         {
           tree sum = make_ssa_name (u64);
           gimple *add = gimple_build_assign (sum, PLUS_EXPR, id,
@@ -975,9 +1001,25 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
                                             sum);
           gimple_set_location (add, loc);
           gimple_set_location (st, loc);
-          gimple_stmt_iterator hg = gsi_start_bb (hit);
           gsi_insert_after (&hg, add, GSI_NEW_STMT);
           gsi_insert_after (&hg, st, GSI_NEW_STMT);
+        }
+      if (copies)
+        {
+          gcall *copy = as_a<gcall *> (gimple_copy (call));
+          /* Its memory state is new: update_ssa renames it (and makes
+             the join's virtual PHI).  */
+          gimple_set_vuse (copy, NULL_TREE);
+          gimple_set_vdef (copy, NULL_TREE);
+          gimple_call_set_fndecl (copy, use[k]->node->decl);
+          if (phi)
+            {
+              gimple_call_set_lhs (copy,
+                                   copy_ssa_name (gimple_call_lhs (call),
+                                                  copy));
+              add_phi_arg (phi, gimple_call_lhs (copy), he, loc);
+            }
+          gsi_insert_after (&hg, copy, GSI_NEW_STMT);
         }
       if (k + 1 < use.size ())
         {
@@ -1486,7 +1528,8 @@ instrument_function (collector &c, size_t first, size_t last)
               gimple *first_push = insert_push (&gsi, id, top, word (sn),
                                                 cce_site_entry (g, sn));
               if (!c.sites[i].guesses.empty ()
-                  && insert_guesses (g, c.sites[i], first_push, id))
+                  && insert_guesses (g, c.sites[i], first_push, id,
+                                     restore_id))
                 gsi = gsi_for_stmt (call);
             }
           if (restore_depth)
