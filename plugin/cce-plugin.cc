@@ -379,6 +379,16 @@ func_of (collector &c, tree fndecl)
   return f;
 }
 
+/* Is NAME one of the NULL-terminated list NAMES?  */
+static bool
+name_in (const char *name, const char *const *names)
+{
+  for (; *names; names++)
+    if (strcmp (name, *names) == 0)
+      return true;
+  return false;
+}
+
 /* Does NAME belong to the allocator that the C library calls by name, so
    that a program's own definition replaces it inside the library too
    (glibc's manual, "Replacing malloc")?  */
@@ -389,10 +399,7 @@ allocator_name_p (const char *name)
     "malloc", "free", "calloc", "realloc", "aligned_alloc", "memalign",
     "posix_memalign", "valloc", "pvalloc", "malloc_usable_size", NULL
   };
-  for (int i = 0; names[i]; i++)
-    if (strcmp (name, names[i]) == 0)
-      return true;
-  return false;
+  return name_in (name, names);
 }
 
 /* External functions that never allocate: with a replaced allocator, a
@@ -409,10 +416,7 @@ never_allocates_p (const char *name)
     "strpbrk", "__errno_location", "__ctype_b_loc", "__ctype_tolower_loc",
     "__ctype_toupper_loc", NULL
   };
-  for (int i = 0; names[i]; i++)
-    if (strcmp (name, names[i]) == 0)
-      return true;
-  return false;
+  return name_in (name, names);
 }
 
 /* Functions of the C library that glibc declares without `leaf' but that
@@ -434,10 +438,7 @@ never_calls_back_p (const char *name)
     "pthread_spin_unlock", "pthread_cond_signal", "pthread_cond_broadcast",
     "sem_post", "sem_trywait", NULL
   };
-  for (int i = 0; names[i]; i++)
-    if (strcmp (name, names[i]) == 0)
-      return true;
-  return false;
+  return name_in (name, names);
 }
 
 /* Can a call of the external function FNDECL (NULL: unknown) run code of
@@ -462,9 +463,8 @@ external_may_call_back (tree fndecl, gcall *call, bool allocator)
   if (flags & ECF_RETURNS_TWICE)
     return true;
   const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
-  for (int i = 0; calls_back[i]; i++)
-    if (strcmp (name, calls_back[i]) == 0)
-      return true;
+  if (name_in (name, calls_back))
+    return true;
   if (flags & (ECF_CONST | ECF_PURE))
     return false;
   if (never_calls_back_p (name))
@@ -626,9 +626,12 @@ collect_field_targets (collector &c)
     }
 }
 
-/* The likely targets of the indirect call of SI: the functions of the program whose address is taken
-   and whose type is the call's, if there are at most opt_guess of them
-   (not the caller itself: that edge would only ever be a back edge).
+/* The likely targets of the indirect call of SI: where its pointer is
+   loaded from a field, the functions whose address the program stores in
+   that field (collect_field_targets), else the functions of the program
+   whose address is taken; of these, those whose type is the call's, if
+   there are at most opt_guess of them (not the caller itself: that edge
+   would only ever be a back edge).
    Each becomes a direct site of its own, with the call's frames.  Which
    of them is called is decided at run time by comparing addresses, so a
    wrong guess costs a compare, never a wrong context.  */
