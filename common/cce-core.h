@@ -333,6 +333,16 @@ struct cce_flow
 };
 #define CCE_FLOW_EXIT (CCE_NONE - 1)
 
+/* The effect of code that takes one of two paths, of effects A and B:
+   it may read what either reads, and surely writes only what both
+   write.  */
+static inline uint8_t
+cce_flow_either (uint8_t a, uint8_t b)
+{
+  return (uint8_t) (((a | b) & (CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP))
+                    | (a & b & (CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP)));
+}
+
 /* Set LIVE[E] to the CCE_FLOW_USE_* bits of what is read after event E
    before it is written again (a least fixed point over the blocks).
    Returns 0, or -1 when out of memory.  */

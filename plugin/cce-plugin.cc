@@ -1164,6 +1164,75 @@ site_has_code (const struct cce_site *s, gimple *stmt)
   return stmt && (gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
 }
 
+/* Does the code of site SI (call CALL, with code) compare the pointer
+   with guessed targets (insert_guesses)?  Only where the push is inline,
+   and only the guesses that stayed direct sites.  */
+static bool
+guesses_taken_p (const struct cce_graph *g, const site_info &si, gcall *call)
+{
+  const struct cce_site *s = &g->sites[si.site];
+  if (!cce_kind_on_stack (s->kind) || folds (s, call)
+      || gimple_call_noreturn_p (call) || opt_count)
+    return false;
+  for (const guess &q : si.guesses)
+    if (g->sites[q.site].kind == CCE_SITE_DIRECT)
+      return true;
+  return false;
+}
+
+/* What the code emitted for a site may do to the id and the top, as
+   CCE_FLOW_* bits (cce-core.h): where the code has several paths, the
+   union of what each may read and the intersection of what each surely
+   writes.  Site SN, call STMT (NULL for a guessed target, which stands for
+   the branch insert_guesses makes: a direct call of that target).  */
+static uint8_t
+site_effect_of (const struct cce_graph *g, uint32_t sn, gcall *call)
+{
+  const uint8_t both = CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
+  const struct cce_site *t = &g->sites[sn];
+  if (!call)
+    {
+      /* A guessed branch: the store of a direct site, or none, and a
+         direct call of an entry function (which never clobbers).  */
+      if (t->dead)
+        return 0;
+      return t->av != 0 ? CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP : both;
+    }
+  if (!site_has_code (t, call))
+    return 0;
+  if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
+    return both;
+  /* A folded site leaves the top as it found it, also on its cold path
+     (push, call, pop), which reads it.  */
+  if (folds (t, call))
+    return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
+  if (cce_kind_on_stack (t->kind))
+    return gimple_call_noreturn_p (call) || opt_count
+           ? CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP
+           : CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP;
+  if (t->kind == CCE_SITE_DIRECT && t->av != 0)
+    return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
+  if (cce_site_clobbers (g, sn))
+    return both | CCE_FLOW_DEF_ID;
+  return both;
+}
+
+/* The effect of the code of site SI (call CALL) on every path it can
+   take: an indirect call with guessed targets (insert_guesses) is the
+   push, or one of the direct calls of its guesses.  */
+static uint8_t
+site_effect (const struct cce_graph *g, const site_info &si, gcall *call)
+{
+  uint8_t e = site_effect_of (g, si.site, call);
+  if (!site_has_code (&g->sites[si.site], call)
+      || !guesses_taken_p (g, si, call))
+    return e;
+  for (const guess &q : si.guesses)
+    if (g->sites[q.site].kind == CCE_SITE_DIRECT)
+      e = cce_flow_either (e, site_effect_of (g, q.site, NULL));
+  return e;
+}
+
 /* (8) Restores that nothing reads are left out: after a call, the id (the
    top) is put back only if, on some path, something reads it before a site
    stores it again (cce_flow_live_after).  What reads them: a free call and
@@ -1191,9 +1260,8 @@ plan_restores (collector &c, size_t first, size_t last,
     if (c.sites[i].stmt)
       site_of.put (c.sites[i].stmt, (unsigned) (i - first));
   auto effect = [&] (gimple *stmt) -> uint8_t {
-    const uint8_t both = CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
     if (gimple_code (stmt) == GIMPLE_ASM)
-      return both;
+      return CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
     gcall *call = dyn_cast<gcall *> (stmt);
     if (!call || gimple_call_internal_p (call))
       return 0;
@@ -1201,27 +1269,10 @@ plan_restores (collector &c, size_t first, size_t last,
     if (!k)
       {
         tree fn = gimple_call_fndecl (call);
-        return fn && is_runtime (fn) ? both : 0;
+        return fn && is_runtime (fn) ? CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP
+                                     : 0;
       }
-    uint32_t sn = c.sites[first + *k].site;
-    const struct cce_site *t = &g->sites[sn];
-    if (!site_has_code (t, call))
-      return 0;
-    if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
-      return both;
-    /* A folded site leaves the top as it found it, also on its cold
-       path (push, call, pop), which reads it.  */
-    if (folds (t, call))
-      return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
-    if (cce_kind_on_stack (t->kind))
-      return gimple_call_noreturn_p (call) || opt_count
-             ? CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP
-             : CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP;
-    if (t->kind == CCE_SITE_DIRECT && t->av != 0)
-      return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
-    if (cce_site_clobbers (g, sn))
-      return both | CCE_FLOW_DEF_ID;
-    return both;
+    return site_effect (g, c.sites[first + *k], call);
   };
   std::vector<uint32_t> index (last_basic_block_for_fn (cfun), CCE_NONE);
   std::vector<uint32_t> ev_start, succ_start, succ;
@@ -1530,7 +1581,7 @@ instrument_function (collector &c, size_t first, size_t last)
             {
               gimple *first_push = insert_push (&gsi, id, top, word (sn),
                                                 cce_site_entry (g, sn));
-              if (!c.sites[i].guesses.empty ()
+              if (guesses_taken_p (g, c.sites[i], call)
                   && insert_guesses (g, c.sites[i], first_push, id,
                                      restore_id))
                 gsi = gsi_for_stmt (call);

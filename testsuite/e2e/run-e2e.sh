@@ -62,6 +62,7 @@ case $name in
   noreturn)  srcs=noreturn.c ;;
   fnptr)     srcs=fnptr.c ;;
   guess)     srcs=guess.c ;;
+  guessafter) srcs=guessafter.c ;;
   replmalloc) srcs=replmalloc.c ;;
   threads)   srcs=threads.c libs=-pthread cmp=threads ;;
   bigprog)   gen=gen-bigprog.sh ;;
@@ -74,6 +75,7 @@ case $name in
   trace)     srcs=trace.c trace="bump cmp depth scaled" ;;
   shlib)     srcs=shlib.c libs=-rdynamic
              solibs="cceshl:shlib_lib.c ccemid:shlib_mid.c:plain" ;;
+  shlibguess) srcs=shlibguess.c solibs="ccesg:shlibguess_lib.c" ;;
   *)         hard "unknown test program '$name'" ;;
 esac
 

@@ -8,7 +8,9 @@
 ## main).  bigprog's and overflow's sources are generated at test time by
 ## e2e/gen-bigprog.sh and e2e/gen-overflow.sh.  nonlto links an object
 ## built without -flto (e2e/nonlto_ext.c).  shlib links a shared library
-## built with cce (e2e/shlib_lib.c) and one built without (e2e/shlib_mid.c).  bad-input.sh checks errors on
+## built with cce (e2e/shlib_lib.c) and one built without (e2e/shlib_mid.c);
+## shlibguess one built with cce whose functions share a table with the
+## executable's (e2e/shlibguess_lib.c).  bad-input.sh checks errors on
 ## bad input.  redzone.sh checks a leaf function's red zone across the
 ## cold grow of a push (plain C results, no oracle needed).
 
@@ -26,6 +28,7 @@ E2E_TESTS = \
 	e2e/noreturn.sh \
 	e2e/fnptr.sh \
 	e2e/guess.sh \
+	e2e/guessafter.sh \
 	e2e/replmalloc.sh \
 	e2e/threads.sh \
 	e2e/bigprog.sh \
@@ -36,6 +39,7 @@ E2E_TESTS = \
 	e2e/openmp.sh \
 	e2e/sigsync.sh \
 	e2e/shlib.sh \
+	e2e/shlibguess.sh \
 	e2e/trace.sh \
 	e2e/redzone.sh \
 	e2e/bad-input.sh
@@ -63,6 +67,7 @@ E2E_EXTRA = \
 	e2e/noreturn.c \
 	e2e/fnptr.c \
 	e2e/guess.c \
+	e2e/guessafter.c \
 	e2e/replmalloc.c \
 	e2e/threads.c \
 	e2e/ctors.c \
@@ -76,5 +81,8 @@ E2E_EXTRA = \
 	e2e/shlib.c \
 	e2e/shlib_lib.c \
 	e2e/shlib_mid.c \
+	e2e/shlibguess.h \
+	e2e/shlibguess.c \
+	e2e/shlibguess_lib.c \
 	e2e/trace.c \
 	e2e/redzone.c
