@@ -93,6 +93,11 @@ struct cce_site
                           (encode input) */
   char reason;         /* why a site is on the ccStack: 'r' recursion
                           (back edge), 'o' overflow cut; 0 otherwise */
+  unsigned char may_log;/* (encode input) an external or indirect call
+                          that may enter another module built with cce,
+                          whose log sites this graph cannot see: its node
+                          is observed as if it logged, and it is never
+                          dead */
   unsigned char dead;  /* (encode output) no log site can be reached
                           through this call: it needs no code, and a
                           direct one is no edge */

@@ -276,9 +276,11 @@ is_edge (const struct cce_graph *g, const struct cce_site *s)
 
 /* Step 0: which nodes are observed -- can reach a log site through direct
    calls, or through an indirect or external call while some entry node
-   other than main is observed (such a call may enter any of them) -- and
-   which sites are dead: direct calls of unobserved nodes, and indirect and external calls
-   when no entry node is observed.  Their code could change no record.  */
+   other than main is observed (such a call may enter any of them), or
+   make a call that may enter another module built with cce (may_log) --
+   and which sites are dead: direct calls of unobserved nodes, and
+   indirect and external calls when no entry node is observed and they
+   cannot enter another module.  Their code could change no record.  */
 static int
 mark_observed (struct cce_graph *g)
 {
@@ -310,7 +312,8 @@ mark_observed (struct cce_graph *g)
 #define OBSERVE(n) do { if (!g->nodes[n].observed) { \
     g->nodes[n].observed = 1; work[top++] = (n); } } while (0)
   for (i = 0; i < ns; i++)
-    if (g->sites[i].kind == CCE_SITE_LOG || g->sites[i].kind == CCE_SITE_TRACE)
+    if (g->sites[i].kind == CCE_SITE_LOG || g->sites[i].kind == CCE_SITE_TRACE
+        || g->sites[i].may_log)
       OBSERVE (g->sites[i].node);
   if (g->observe_all)
     for (i = 0; i < nn; i++)
@@ -350,7 +353,7 @@ mark_observed (struct cce_graph *g)
           break;
         case CCE_SITE_INDIRECT:
         case CCE_SITE_EXTERNAL:
-          s->dead = !entry_observed;
+          s->dead = !entry_observed && !s->may_log;
           break;
         default:
           s->dead = 0;

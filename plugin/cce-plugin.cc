@@ -332,6 +332,8 @@ struct collector
   std::map<uint32_t, uint32_t> guess_of;     /* guess site -> its indirect */
   size_t guessed_sites = 0;                  /* indirect sites with them */
   bool allocator_replaced = false;           /* the program defines malloc */
+  bool foreign_address_taken = false;        /* of a function that may be
+                                                another cce module's */
 };
 
 /* The source function FNDECL stands for: clones and split parts lead back
@@ -541,6 +543,18 @@ is_runtime (tree fndecl)
 {
   const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
   return strncmp (name, "__cce_", 6) == 0;
+}
+
+/* May the external function FNDECL be a function of another module built
+   with cce (a shared library of the program), whose log sites this
+   module cannot see?  Not a function GCC knows as a built-in, nor one
+   declared in a system header: those are the C library's and its
+   kind, never built with cce.  */
+static bool
+may_be_instrumented (tree fndecl)
+{
+  return !fndecl_built_in_p (fndecl) && !DECL_IN_SYSTEM_HEADER (fndecl)
+         && !is_runtime (fndecl) && !is_cce_log (fndecl);
 }
 
 /* The name of FIELD (a FIELD_DECL) as "struct.field", the same for the
@@ -763,6 +777,13 @@ collect_sites (collector &c, cgraph_node *node)
           freq = bb->count.to_sreal_scale (entry).to_double ();
         uint32_t site = cce_graph_site (c.g, n, kind, target,
                                         freq);
+        /* A call that may enter another module built with cce: by name,
+           or through a pointer where this module takes the address of a
+           function that may be one.  */
+        if (site != CCE_NONE
+            && ((kind == CCE_SITE_EXTERNAL && may_be_instrumented (fndecl))
+                || (kind == CCE_SITE_INDIRECT && c.foreign_address_taken)))
+          c.g->sites[site].may_log = 1;
         add_frames (c, node, site, call);
         c.sites.push_back ({ node, call, site, {} });
         if (kind == CCE_SITE_INDIRECT)
@@ -1848,6 +1869,10 @@ cce_execute (void)
       if (n != CCE_NONE && fndecl_built_in_p (node->decl))
         c.g->nodes[n].keeps_id = 1;
     }
+  FOR_EACH_FUNCTION (node)
+    if (!node->definition && node->address_taken
+        && may_be_instrumented (node->decl))
+      c.foreign_address_taken = true;
   if (opt_guess > 0)
     collect_field_targets (c);
   FOR_EACH_DEFINED_FUNCTION (node)

@@ -76,6 +76,7 @@ case $name in
   shlib)     srcs=shlib.c libs=-rdynamic
              solibs="cceshl:shlib_lib.c ccemid:shlib_mid.c:plain" ;;
   shlibguess) srcs=shlibguess.c solibs="ccesg:shlibguess_lib.c" ;;
+  shlibquiet) srcs=shlibquiet.c solibs="ccesg:shlibguess_lib.c" ;;
   *)         hard "unknown test program '$name'" ;;
 esac
 

@@ -10,7 +10,8 @@
 ## built without -flto (e2e/nonlto_ext.c).  shlib links a shared library
 ## built with cce (e2e/shlib_lib.c) and one built without (e2e/shlib_mid.c);
 ## shlibguess one built with cce whose functions share a table with the
-## executable's (e2e/shlibguess_lib.c).  bad-input.sh checks errors on
+## executable's (e2e/shlibguess_lib.c), and shlibquiet the same library
+## from an executable that never logs itself.  bad-input.sh checks errors on
 ## bad input.  redzone.sh checks a leaf function's red zone across the
 ## cold grow of a push (plain C results, no oracle needed).
 
@@ -40,6 +41,7 @@ E2E_TESTS = \
 	e2e/sigsync.sh \
 	e2e/shlib.sh \
 	e2e/shlibguess.sh \
+	e2e/shlibquiet.sh \
 	e2e/trace.sh \
 	e2e/redzone.sh \
 	e2e/bad-input.sh
@@ -84,5 +86,6 @@ E2E_EXTRA = \
 	e2e/shlibguess.h \
 	e2e/shlibguess.c \
 	e2e/shlibguess_lib.c \
+	e2e/shlibquiet.c \
 	e2e/trace.c \
 	e2e/redzone.c

@@ -157,6 +157,7 @@ struct msite
   uint32_t ent[MAXENT];   /* 'i', 'x': ENTRY nodes it may enter */
   double weight;          /* random walk weight */
   uint32_t gtarget;       /* target in the graph, set by model_build */
+  int may_log;            /* 'i', 'x': may enter another cce module */
 };
 
 struct model
@@ -379,6 +380,7 @@ model_build (struct model *m)
         s->gtarget = CCE_NONE;
       id = cce_graph_site (g, s->node, s->kind, s->gtarget, s->freq);
       CHECK (id == i, "cce_graph_site returned %u, expected %u", id, i);
+      g->sites[id].may_log = (unsigned char) s->may_log;
       for (k = 0; k < s->nfr; k++)
         {
           int r = cce_graph_frame (g, i, s->fr[k].func, s->fr[k].file,
@@ -633,8 +635,9 @@ check_encoding (const struct model *m, const struct cce_graph *g,
             break;
           case CCE_SITE_INDIRECT:
           case CCE_SITE_EXTERNAL:
-            CHECK (s->dead == !entry_obs, "site %zu: dead %d, an entry "
-                   "observed %d", i, s->dead, entry_obs);
+            CHECK (s->dead == (!entry_obs && !s->may_log), "site %zu: "
+                   "dead %d, an entry observed %d, may log %d", i, s->dead,
+                   entry_obs, s->may_log);
             CHECK (s->dead || g->nodes[s->node].observed,
                    "live site %zu in an unobserved node", i);
             break;
@@ -1757,6 +1760,37 @@ test_calls_that_reach_no_log_are_dead (void **state)
       run_free (&R);
       model_free (&m);
     }
+}
+
+/* A call that may enter another module built with cce (may_log) is
+   observed as if it logged, with its callers, though nothing in this
+   module logs.  */
+static void
+test_calls_into_other_modules_are_observed (void **state)
+{
+  struct model m = { 0 };
+  struct run R;
+  uint32_t main_, a, b, ma, mb, ax, bx;
+  const struct cce_graph *g;
+
+  (void) state;
+  set_ctx ("calls into other modules");
+  main_ = m_node (&m, 0, CCE_NODE_ENTRY | CCE_NODE_MAIN);
+  a = m_node (&m, 1, 0);
+  b = m_node (&m, 2, 0);
+  ma = m_site (&m, main_, CCE_SITE_DIRECT, a, 1);
+  mb = m_site (&m, main_, CCE_SITE_DIRECT, b, 1);
+  ax = m_ext (&m, a, "lib_work", 1);
+  m.sites[ax].may_log = 1;
+  bx = m_ext (&m, b, "printf", 1);
+  run_all (&m, &R);
+  g = R.g;
+  CHECK (g->nodes[a].observed && !g->sites[ma].dead && !g->sites[ax].dead,
+         "the call into the other module is dead");
+  CHECK (!g->nodes[b].observed && g->sites[mb].dead && g->sites[bx].dead,
+         "a call into the C library is live");
+  run_free (&R);
+  model_free (&m);
 }
 
 /* Which functions may return without restoring the id (cce_node's
@@ -3297,6 +3331,29 @@ test_restore_needed_when_any_path_reads_first (void **state)
   assert_int_equal (live[0], 0);
 }
 
+/* A site whose code takes one of two paths (an indirect call that pushes,
+   or calls a guessed target directly) reads the top if either path does:
+   after an external call X (a push, P) the top must be restored before
+   the guessed call G = either (P, D), though its push path writes it.  */
+static void
+test_restore_needed_before_a_site_with_a_reading_path (void **state)
+{
+  (void) state;
+  uint8_t g = cce_flow_either (EV_P, EV_D);
+  assert_int_equal (g, CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP);
+  assert_int_equal (cce_flow_either (EV_P, EV_P), EV_P);
+  assert_int_equal (cce_flow_either (EV_D, EV_U), LIVE_BOTH);
+  assert_int_equal (cce_flow_either (EV_P, 0), 0);
+  const uint32_t ev_start[] = { 0, 2 };
+  const uint8_t ev[] = { EV_P, g };
+  const uint32_t succ_start[] = { 0, 1 };
+  const uint32_t succ[] = { CCE_NONE };
+  struct cce_flow f = { 1, ev_start, ev, succ_start, succ };
+  uint8_t live[2];
+  assert_int_equal (cce_flow_live_after (&f, live), 0);
+  assert_int_equal (live[0], CCE_FLOW_USE_TOP);
+}
+
 /* Loops: block 1 is a loop whose body ends in D and goes back to its head.
    If the head starts with D, the id after it is dead on both ways out; if
    the head starts with a free call, the id after the last D is live
@@ -3383,6 +3440,7 @@ main (void)
     cmocka_unit_test (test_diamond_gives_two_contexts_and_hotter_edge_av_zero),
     cmocka_unit_test (test_single_caller_edge_has_av_zero),
     cmocka_unit_test (test_calls_that_reach_no_log_are_dead),
+    cmocka_unit_test (test_calls_into_other_modules_are_observed),
     cmocka_unit_test (test_clobbers_only_non_entry_nodes_that_store_or_call_one),
     cmocka_unit_test (test_entry_node_has_root_zero_and_direct_edges_from_one),
     cmocka_unit_test (test_self_recursion_becomes_back_site_with_reason_r),
@@ -3410,6 +3468,7 @@ main (void)
     cmocka_unit_test (test_merged_modules_decode_across_the_boundary),
     cmocka_unit_test (test_restore_needed_only_before_a_reader_in_a_block),
     cmocka_unit_test (test_restore_needed_when_any_path_reads_first),
+    cmocka_unit_test (test_restore_needed_before_a_site_with_a_reading_path),
     cmocka_unit_test (test_restore_needed_through_a_back_edge),
     cmocka_unit_test (test_restore_of_a_clobbering_function),
   };
