@@ -964,17 +964,21 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
   /* Own copies: the join after the call, and a PHI there for its value.  */
   bool copies = !stmt_ends_bb_p (call) && !restore_id;
   basic_block join = NULL;
-  gphi *phi = NULL;
+  /* The value of each call at the join, and the edge it comes in on: the
+     PHI is made once every edge is there (a PHI made earlier would be
+     reallocated, and its pointer left dangling, as edges are added).  */
+  tree lhs = copies ? gimple_call_lhs (call) : NULL_TREE;
+  if (lhs && TREE_CODE (lhs) != SSA_NAME)
+    lhs = NULL_TREE;
+  auto_vec<std::pair<tree, edge>> values;
   if (copies)
     {
       edge out = split_block (call_bb, call);
       join = out->dest;
-      tree lhs = gimple_call_lhs (call);
-      if (lhs && TREE_CODE (lhs) == SSA_NAME)
+      if (lhs)
         {
           gimple_call_set_lhs (call, copy_ssa_name (lhs, call));
-          phi = create_phi_node (lhs, join);
-          add_phi_arg (phi, gimple_call_lhs (call), out, loc);
+          values.safe_push (std::make_pair (gimple_call_lhs (call), out));
         }
     }
   gsi = gsi_for_stmt (first);
@@ -1036,12 +1040,10 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
           gimple_set_vuse (copy, NULL_TREE);
           gimple_set_vdef (copy, NULL_TREE);
           gimple_call_set_fndecl (copy, use[k]->node->decl);
-          if (phi)
+          if (lhs)
             {
-              gimple_call_set_lhs (copy,
-                                   copy_ssa_name (gimple_call_lhs (call),
-                                                  copy));
-              add_phi_arg (phi, gimple_call_lhs (copy), he, loc);
+              gimple_call_set_lhs (copy, copy_ssa_name (lhs, copy));
+              values.safe_push (std::make_pair (gimple_call_lhs (copy), he));
             }
           gsi_insert_after (&hg, copy, GSI_NEW_STMT);
         }
@@ -1050,6 +1052,12 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
           cur = split_edge (fe);
           fe = single_succ_edge (cur);
         }
+    }
+  if (lhs)
+    {
+      gphi *phi = create_phi_node (lhs, join);
+      for (auto &v : values)
+        add_phi_arg (phi, v.first, v.second, loc);
     }
   return (unsigned) use.size ();
 }
