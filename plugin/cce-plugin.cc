@@ -332,8 +332,8 @@ struct collector
   std::map<uint32_t, uint32_t> guess_of;     /* guess site -> its indirect */
   size_t guessed_sites = 0;                  /* indirect sites with them */
   bool allocator_replaced = false;           /* the program defines malloc */
-  bool foreign_address_taken = false;        /* of a function that may be
-                                                another cce module's */
+  bool foreign_pointers = false;             /* pointers called may be of
+                                                another cce module */
 };
 
 /* The source function FNDECL stands for: clones and split parts lead back
@@ -544,6 +544,9 @@ is_runtime (tree fndecl)
   const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
   return strncmp (name, "__cce_", 6) == 0;
 }
+
+/* Functions that return pointers to functions of any module.  */
+static const char *const lookup_fns[] = { "dlsym", "dlvsym", NULL };
 
 /* May the external function FNDECL be a function of another module built
    with cce (a shared library of the program), whose log sites this
@@ -778,11 +781,11 @@ collect_sites (collector &c, cgraph_node *node)
         uint32_t site = cce_graph_site (c.g, n, kind, target,
                                         freq);
         /* A call that may enter another module built with cce: by name,
-           or through a pointer where this module takes the address of a
-           function that may be one.  */
+           or through a pointer where this module may hold one of another
+           module's functions.  */
         if (site != CCE_NONE
             && ((kind == CCE_SITE_EXTERNAL && may_be_instrumented (fndecl))
-                || (kind == CCE_SITE_INDIRECT && c.foreign_address_taken)))
+                || (kind == CCE_SITE_INDIRECT && c.foreign_pointers)))
           c.g->sites[site].may_log = 1;
         add_frames (c, node, site, call);
         c.sites.push_back ({ node, call, site, {} });
@@ -1877,10 +1880,16 @@ cce_execute (void)
       if (n != CCE_NONE && fndecl_built_in_p (node->decl))
         c.g->nodes[n].keeps_id = 1;
     }
+  /* Whether a pointer this module calls may be another cce module's: it
+     refers to a function that may be one (and so to a library that may
+     hand out pointers to its functions), or looks functions up with
+     dlsym.  */
   FOR_EACH_FUNCTION (node)
-    if (!node->definition && node->address_taken
-        && may_be_instrumented (node->decl))
-      c.foreign_address_taken = true;
+    if (!node->definition
+        && (may_be_instrumented (node->decl)
+            || name_in (IDENTIFIER_POINTER (DECL_NAME (node->decl)),
+                        lookup_fns)))
+      c.foreign_pointers = true;
   if (opt_guess > 0)
     collect_field_targets (c);
   FOR_EACH_DEFINED_FUNCTION (node)

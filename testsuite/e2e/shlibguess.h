@@ -4,6 +4,7 @@
 /* libccesg.so, built with cce.  */
 int sg_lib_work (int x);
 int sg_lib_hook (int x);
+int (*sg_get_hook (void)) (int);   /* a static function of the library */
 /* The executable.  */
 int exe_hook (int x);
 #endif

@@ -16,3 +16,15 @@ sg_lib_hook (int x)
   cce_log (330);
   return x + 3;
 }
+
+static int
+hidden_hook (int x)
+{
+  cce_log (340);
+  return x + 5;
+}
+
+int (*sg_get_hook (void)) (int)
+{
+  return hidden_hook;
+}
