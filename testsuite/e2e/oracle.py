@@ -18,7 +18,10 @@
 # __libc_start_main, start_thread, clone3, ...) are dropped, and every run
 # of consecutive external frames between two frames of the program becomes
 # one frame named by the library function the program called (found from
-# the program's call instruction, e.g. "call qsort@plt").  Shared libraries
+# the program's call instruction, e.g. "call qsort@plt").  Where a frame of
+# the program called a library function and the next frame is the
+# program's again, that library function tail-called into the program
+# and left no frame: it is a frame all the same.  Shared libraries
 # named in $CCE_ORACLE_PROGRAM_LIBS are part of the program.  THREAD numbers
 # threads 1, 2, ... in the order of their first cce_log.
 #
@@ -73,6 +76,23 @@ def frame_name(frame):
         return fn.name
     name = frame.name()
     return name if name else "??"
+
+
+def program_function(name):
+    """Is NAME a function of the program (the executable or a library
+    of PROGRAM_LIBS, compiled with -g)?"""
+    try:
+        sym = gdb.lookup_global_symbol(name)
+        if sym is None:
+            sym = gdb.lookup_static_symbol(name)
+    except gdb.error:
+        return False
+    if sym is None or sym.symtab is None:
+        return False
+    objfile = sym.symtab.objfile.filename
+    prog = gdb.current_progspace().filename
+    return (objfile == prog
+            or os.path.basename(objfile) in PROGRAM_LIBS)
 
 
 def called_function(caller):
@@ -134,6 +154,14 @@ def context(start):
         if internal:
             path.append(frame_name(f))
             i += 1
+            # A call out of the program straight into a frame of the
+            # program: the external function tail-called it (or jumped),
+            # and left no frame of its own.
+            if (i < n and frames[i][1] and f.type() == gdb.NORMAL_FRAME):
+                called = called_function(frames[i][0])
+                if (called and called != frame_name(f)
+                        and not program_function(called)):
+                    path.append(called)
             continue
         j = i
         while j < n and not frames[j][1]:
