@@ -55,26 +55,6 @@ int plugin_is_GPL_compatible;
 
 static const char *const plugin_name_str = "cce";
 
-static struct plugin_info cce_plugin_info = {
-  "0.1.0",
-  "cce: precise calling context encoding.  Put -fplugin=cce.so on the "
-  "link line of an -flto build.\n"
-  "Options (-fplugin-arg-cce-KEY[=VALUE]):\n"
-  "  stats       print the number of sites instrumented to stderr\n"
-  "  dump[=FILE]  write the plugin's decisions (nodes, edges, numCC,\n"
-  "              addition values, back edges, sites instrumented) to FILE,\n"
-  "              by default OUTPUT.cce next to the linked program\n"
-  "  trace=F[,F...]  log a record at every entry of each function F, with\n"
-  "              tag 0xfff00000 + its position in the list (give it when\n"
-  "              compiling too: traced functions are not inlined)\n"
-  "  count       count ccStack pushes (out-of-line pushes; the runtime\n"
-  "              reports them at exit when CCE_STATS names a file)\n"
-  "  observe-all  encode every call, as if every function logged (to\n"
-  "              measure the encoding's full cost)\n"
-  "  fold=N      fold recursion into the id up to a limit of at most 2^N\n"
-  "              (1 to 48, default 32); fold=0: every back edge pushes\n"
-};
-
 /* Plugin options.  GCC 12 parses -fdump-* before it loads plugins, so a
    plugin pass cannot have a -fdump-ipa-NAME switch of its own; the dump is
    asked for with -fplugin-arg-cce-dump instead.  */
@@ -85,6 +65,11 @@ static std::vector<std::string> opt_trace;   /* functions to trace */
 static bool opt_count;
 static bool opt_observe_all;
 static int opt_fold = -1;    /* -1: the default */
+static bool opt_keep = true;  /* register-keeping cold calls, where
+                                 CCE_HAVE_KEEP */
+static bool opt_clobber = true;   /* cce_graph's preserve_all when false */
+static int opt_guess = 3;     /* the most guessed targets of an indirect
+                                 call */
 
 /* The position of NAME in the trace list, or -1.  */
 static int
@@ -174,18 +159,6 @@ build_runtime_decls (bool shared)
                                                             unsigned_type_node,
                                                             u64, NULL_TREE));
 }
-
-/* -fplugin-arg-cce-keep=0: plain calls on the cold paths, for A/B runs.  */
-static bool opt_keep = CCE_HAVE_KEEP;
-
-/* -fplugin-arg-cce-clobber=0: every function returns with the id it found
-   (cce_graph's preserve_all), for A/B runs.  */
-static bool opt_clobber = true;
-
-/* -fplugin-arg-cce-guess=N: an indirect call whose type matches at most N
-   functions of the program whose address is taken compares the pointer
-   with each; 0: every indirect call pushes.  */
-static int opt_guess = 3;
 
 /* A cold-path call of the runtime's register-keeping entry point NAME
    (cce-abi.h, __cce_*_keep): an asm that runs SETUP (instructions with
@@ -2065,6 +2038,181 @@ cce_start_unit (void *, void *)
     error ("cce: %<-fplugin=cce.so%> needs %<-flto%>");
 }
 
+/* ------------------------------------------------------------------ */
+/* Options: one table drives their parsing, their errors and the help.  */
+
+enum option_kind
+{
+  OPTION_FLAG,          /* -fplugin-arg-cce-KEY */
+  OPTION_BOOL,          /* KEY=0|1 */
+  OPTION_NUMBER,        /* KEY=N, MIN <= N <= MAX */
+  OPTION_FILE,          /* KEY or KEY=FILE: sets a flag, and the file */
+  OPTION_LIST           /* KEY=A[,B...]: the trace list */
+};
+
+struct option_spec
+{
+  const char *key;
+  enum option_kind kind;
+  int min, max;         /* OPTION_NUMBER */
+  void *var;            /* bool * (FLAG, BOOL, FILE), int * (NUMBER) */
+  const char **file;    /* OPTION_FILE: the file, NULL if none */
+  const char *usage;    /* what follows the key in the help */
+  const char *help;     /* what it does; '\n' starts a new line */
+  const char *values;   /* in an error: what the value means */
+  const char *example;  /* in an error: a good value */
+};
+
+static const struct option_spec options[] = {
+  { "stats", OPTION_FLAG, 0, 0, &opt_stats, NULL, "",
+    "print a one-line summary of the plugin's decisions to stderr",
+    NULL, NULL },
+  { "dump", OPTION_FILE, 0, 0, &opt_dump, &opt_dump_file, "[=FILE]",
+    "write the plugin's decisions (nodes, numCC, sites, addition\n"
+    "values, back edges) to FILE, by default OUTPUT.cce", NULL, NULL },
+  { "trace", OPTION_LIST, 0, 0, &opt_trace, NULL, "=F[,F...]",
+    "log a record at every entry of each function F, with tag\n"
+    "0xfff00000 + its position in the list (give it when compiling\n"
+    "too: traced functions are not inlined)",
+    "a list of functions", "F1,F2" },
+  { "count", OPTION_FLAG, 0, 0, &opt_count, NULL, "",
+    "count ccStack pushes (out of line; the runtime reports them at\n"
+    "exit when CCE_STATS names a file)", NULL, NULL },
+  { "observe-all", OPTION_FLAG, 0, 0, &opt_observe_all, NULL, "",
+    "encode every call, as if every function logged", NULL, NULL },
+  { "fold", OPTION_NUMBER, 0, 48, &opt_fold, NULL, "=N",
+    "fold recursion into the id up to a limit of at most BASE * 2^N\n"
+    "(default 32); 0: every back edge pushes",
+    "a number of bits from 0 (no folding) to 48", "16" },
+  { "keep", OPTION_BOOL, 0, 1, &opt_keep, NULL, "=0|1",
+    "1 (default, x86-64): cold pushes, pops and grows keep every\n"
+    "register; 0: plain calls", "0 (plain calls on cold paths) or 1", "0" },
+  { "clobber", OPTION_BOOL, 0, 1, &opt_clobber, NULL, "=0|1",
+    "1 (default): functions not callable from outside may return\n"
+    "with the id their last call stored; 0: every function restores it",
+    "0 (every function restores the id) or 1", "0" },
+  { "guess", OPTION_NUMBER, 0, 8, &opt_guess, NULL, "=N",
+    "an indirect call compares the pointer with at most N likely\n"
+    "targets and calls a match directly (default 3; 0: none)",
+    "the most targets an indirect call compares with, from 0 (none: "
+    "every indirect call pushes) to 8", "1" },
+};
+
+/* The keys of the options, as the help writes them, joined by ", ".  */
+static std::string
+option_keys (void)
+{
+  std::string keys;
+  for (const option_spec &o : options)
+    keys += std::string (keys.empty () ? "" : ", ") + o.key + o.usage;
+  return keys;
+}
+
+/* The help text of the plugin (cce_plugin_info).  */
+static std::string
+options_help (void)
+{
+  std::string h = "cce: precise calling context encoding.  Put "
+                  "-fplugin=cce.so on the link line of an -flto build.\n"
+                  "Options (-fplugin-arg-cce-KEY[=VALUE]):\n";
+  for (const option_spec &o : options)
+    {
+      std::string name = std::string ("  ") + o.key + o.usage;
+      name.resize (std::max<size_t> (name.size () + 2, 18), ' ');
+      h += name;
+      for (const char *c = o.help; *c; c++)
+        h += *c == '\n' ? std::string ("\n") + std::string (18, ' ')
+                        : std::string (1, *c);
+      h += '\n';
+    }
+  return h;
+}
+
+/* Add the functions of the comma-separated list VALUE to the trace list.
+   False (after an error) if one is empty or there are too many.  */
+static bool
+parse_trace_list (const char *value)
+{
+  std::string list = value;
+  size_t p = 0;
+  while (p <= list.size ())
+    {
+      size_t q = list.find (',', p);
+      if (q == std::string::npos)
+        q = list.size ();
+      std::string name = list.substr (p, q - p);
+      if (name.empty ())
+        {
+          error ("cce: empty function name in %<-fplugin-arg-cce-trace=%s%>",
+                 value);
+          return false;
+        }
+      if (trace_index (name.c_str ()) < 0)
+        opt_trace.push_back (name);
+      p = q + 1;
+    }
+  if (opt_trace.size () > 0xfffff)
+    {
+      error ("cce: too many functions to trace");
+      return false;
+    }
+  return true;
+}
+
+/* Set the option KEY to VALUE (NULL: none given).  False, after one
+   error line, if KEY is unknown or VALUE is not one it takes.  */
+static bool
+parse_option (const char *key, const char *value)
+{
+  const option_spec *o = NULL;
+  for (const option_spec &x : options)
+    if (strcmp (x.key, key) == 0)
+      o = &x;
+  if (!o)
+    {
+      error ("cce: unknown plugin argument %<-fplugin-arg-cce-%s%>; "
+             "known: %s", key, option_keys ().c_str ());
+      return false;
+    }
+  switch (o->kind)
+    {
+    case OPTION_FLAG:
+      if (value)
+        {
+          error ("cce: %<-fplugin-arg-cce-%s%> takes no value", key);
+          return false;
+        }
+      *(bool *) o->var = true;
+      return true;
+    case OPTION_FILE:
+      *(bool *) o->var = true;
+      *o->file = value;
+      return true;
+    case OPTION_LIST:
+      if (!value || !*value)
+        break;
+      return parse_trace_list (value);
+    case OPTION_BOOL:
+    case OPTION_NUMBER:
+      {
+        char *end;
+        long n = value ? strtol (value, &end, 10) : -1;
+        if (!value || !*value || *end || n < o->min || n > o->max)
+          break;
+        if (o->kind == OPTION_BOOL)
+          *(bool *) o->var = n != 0;
+        else
+          *(int *) o->var = (int) n;
+        return true;
+      }
+    }
+  error ("cce: %<-fplugin-arg-cce-%s%> takes %s: "
+         "%<-fplugin-arg-cce-%s=%s%>", key, o->values, key, o->example);
+  return false;
+}
+
+static struct plugin_info cce_plugin_info = { "0.1.0", NULL };
+
 int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
 {
@@ -2082,107 +2230,12 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
 
   /* 2. Arguments.  */
   for (int i = 0; i < info->argc; i++)
-    {
-      const char *key = info->argv[i].key;
-      const char *value = info->argv[i].value;
-      if (strcmp (key, "stats") == 0 && !value)
-        opt_stats = true;
-      else if (strcmp (key, "dump") == 0)
-        {
-          opt_dump = true;
-          opt_dump_file = value;
-        }
-      else if (strcmp (key, "count") == 0 && !value)
-        opt_count = true;
-      else if (strcmp (key, "observe-all") == 0 && !value)
-        opt_observe_all = true;
-      else if (strcmp (key, "fold") == 0)
-        {
-          char *end;
-          long n = value ? strtol (value, &end, 10) : -1;
-          if (!value || !*value || *end || n < 0 || n > 48)
-            {
-              error ("cce: %<-fplugin-arg-cce-fold%> takes a number of bits "
-                     "from 0 (no folding) to 48: %<-fplugin-arg-cce-fold=16%>");
-              return 0;
-            }
-          opt_fold = (int) n;
-        }
-      else if (strcmp (key, "keep") == 0)
-        {
-          if (!value || (strcmp (value, "0") && strcmp (value, "1")))
-            {
-              error ("cce: %<-fplugin-arg-cce-keep%> takes 0 (plain calls "
-                     "on cold paths) or 1: %<-fplugin-arg-cce-keep=0%>");
-              return 0;
-            }
-          opt_keep = CCE_HAVE_KEEP && strcmp (value, "1") == 0;
-        }
-      else if (strcmp (key, "clobber") == 0)
-        {
-          if (!value || (strcmp (value, "0") && strcmp (value, "1")))
-            {
-              error ("cce: %<-fplugin-arg-cce-clobber%> takes 0 (every "
-                     "function restores the id) or 1: "
-                     "%<-fplugin-arg-cce-clobber=0%>");
-              return 0;
-            }
-          opt_clobber = strcmp (value, "1") == 0;
-        }
-      else if (strcmp (key, "guess") == 0)
-        {
-          char *end;
-          long n = value ? strtol (value, &end, 10) : -1;
-          if (!value || !*value || *end || n < 0 || n > 8)
-            {
-              error ("cce: %<-fplugin-arg-cce-guess%> takes the most targets "
-                     "an indirect call compares with, from 0 (none: every "
-                     "indirect call pushes) to 8: %<-fplugin-arg-cce-guess=1%>");
-              return 0;
-            }
-          opt_guess = (int) n;
-        }
-      else if (strcmp (key, "trace") == 0)
-        {
-          if (!value || !*value)
-            {
-              error ("cce: %<-fplugin-arg-cce-trace%> needs a list of "
-                     "functions: %<-fplugin-arg-cce-trace=F1,F2%>");
-              return 0;
-            }
-          std::string list = value;
-          size_t p = 0;
-          while (p <= list.size ())
-            {
-              size_t q = list.find (',', p);
-              if (q == std::string::npos)
-                q = list.size ();
-              std::string name = list.substr (p, q - p);
-              if (name.empty ())
-                {
-                  error ("cce: empty function name in %<-fplugin-arg-cce-"
-                         "trace=%s%>", value);
-                  return 0;
-                }
-              if (trace_index (name.c_str ()) < 0)
-                opt_trace.push_back (name);
-              p = q + 1;
-            }
-          if (opt_trace.size () > 0xfffff)
-            {
-              error ("cce: too many functions to trace");
-              return 0;
-            }
-        }
-      else
-        {
-          error ("cce: unknown plugin argument %<-fplugin-arg-cce-%s%>; "
-                 "known: stats, dump[=FILE], trace=F[,F...], count, "
-                 "observe-all, fold=N, keep=0|1, clobber=0|1, guess=N", key);
-          return 0;
-        }
-    }
+    if (!parse_option (info->argv[i].key, info->argv[i].value))
+      return 0;
+  opt_keep = opt_keep && CCE_HAVE_KEEP;
 
+  static std::string help = options_help ();
+  cce_plugin_info.help = help.c_str ();
   register_callback (plugin_name_str, PLUGIN_INFO, NULL, &cce_plugin_info);
 
   /* 3. In WPA, ask for one partition so the pass sees the whole program.  */

@@ -169,6 +169,30 @@ for arg in bogus=1 fold=99 fold keep=2 keep clobber=yes clobber guess=9 guess=x 
   compile_error "plugin argument '$arg'" "${arg%%=*}" \
     cce_cc -O2 "-fplugin-arg-cce-$arg" "$tmp/prog.c" -o "$tmp/prog-badarg"
 done
+# A flag given a value is refused too.
+compile_error "plugin argument 'stats=1'" stats \
+  cce_cc -O2 -fplugin-arg-cce-stats=1 "$tmp/prog.c" -o "$tmp/prog-badarg"
+
+# The plugin's help (cc1 --help) describes every option that the
+# unknown-argument error names.
+cc1=$($CC -print-prog-name=cc1)
+"$cc1" -fplugin="$CCE_PLUGIN" --help </dev/null >"$tmp/help" 2>&1
+known=$(cce_cc -O2 -fplugin-arg-cce-bogus "$tmp/prog.c" -o "$tmp/prog-badarg" \
+          2>&1 | sed -n 's/.*known: //p' | head -n 1)
+if [ -z "$known" ]; then
+  bad "the unknown-argument error lists no options"
+else
+  missing=
+  for k in $(echo "$known" | sed 's/, / /g'); do
+    grep -q -F -- "  $k " "$tmp/help" || missing="$missing $k"
+  done
+  if [ -n "$missing" ]; then
+    bad "the plugin's help lacks:$missing"
+  else
+    ok "the plugin's help describes every option: $known"
+  fi
+fi
+
 compile_error "plugin without -flto" -flto \
   $CC -O2 -I"$CCE_INCDIR" -fplugin="$CCE_PLUGIN" -c "$tmp/prog.c" \
   -o "$tmp/prog-nolto.o"
