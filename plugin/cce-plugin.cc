@@ -898,6 +898,14 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
   return ldlast;
 }
 
+/* Is guess Q a branch of its indirect call's code?  Not where its edge
+   became a back edge (it closes a recursion through the pointer).  */
+static bool
+guess_used (const struct cce_graph *g, const guess &q)
+{
+  return g->sites[q.site].kind == CCE_SITE_DIRECT;
+}
+
 /* Before the push that starts at FIRST (insert_push) of the indirect call
    SI (cce-abi.h): compare the pointer called with the address of each
    guessed target whose site has code or needs none, and where one is
@@ -927,7 +935,7 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
   location_t loc = gimple_location (call);
   std::vector<const guess *> use;
   for (const guess &q : si.guesses)
-    if (g->sites[q.site].kind == CCE_SITE_DIRECT)
+    if (guess_used (g, q))
       use.push_back (&q);
   if (use.empty ())
     return 0;
@@ -1180,7 +1188,7 @@ guesses_taken_p (const struct cce_graph *g, const site_info &si, gcall *call)
       || gimple_call_noreturn_p (call) || opt_count)
     return false;
   for (const guess &q : si.guesses)
-    if (g->sites[q.site].kind == CCE_SITE_DIRECT)
+    if (guess_used (g, q))
       return true;
   return false;
 }
@@ -1195,17 +1203,11 @@ site_effect_of (const struct cce_graph *g, uint32_t sn, gcall *call)
 {
   const uint8_t both = CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
   const struct cce_site *t = &g->sites[sn];
-  if (!call)
-    {
-      /* A guessed branch: the store of a direct site, or none, and a
-         direct call of an entry function (which never clobbers).  */
-      if (t->dead)
-        return 0;
-      return t->av != 0 ? CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP : both;
-    }
-  if (!site_has_code (t, call))
+  /* A guessed branch (no CALL) is a direct site without a call of its
+     own: it has code unless it is dead.  */
+  if (call ? !site_has_code (t, call) : t->dead)
     return 0;
-  if (gimple_call_flags (call) & ECF_RETURNS_TWICE)
+  if (call && (gimple_call_flags (call) & ECF_RETURNS_TWICE))
     return both;
   /* A folded site leaves the top as it found it, also on its cold path
      (push, call, pop), which reads it.  */
@@ -1233,7 +1235,7 @@ site_effect (const struct cce_graph *g, const site_info &si, gcall *call)
       || !guesses_taken_p (g, si, call))
     return e;
   for (const guess &q : si.guesses)
-    if (g->sites[q.site].kind == CCE_SITE_DIRECT)
+    if (guess_used (g, q))
       e = cce_flow_either (e, site_effect_of (g, q.site, NULL));
   return e;
 }
