@@ -1,0 +1,464 @@
+/* collect.cc -- the cce plugin: collecting the call graph of the whole
+   program, its call sites with their inlined frames, the likely targets
+   of indirect calls, and what the C library's functions may do.  */
+
+#include "cce-plugin.h"
+
+/* The source function FNDECL stands for: clones and split parts lead back
+   to the function the programmer wrote.  */
+tree
+source_decl (tree fndecl)
+{
+  int guard = 0;
+  while (DECL_ABSTRACT_ORIGIN (fndecl)
+         && DECL_ABSTRACT_ORIGIN (fndecl) != fndecl && guard++ < 100)
+    fndecl = DECL_ABSTRACT_ORIGIN (fndecl);
+  return fndecl;
+}
+
+/* The name of source function DECL as the programmer wrote it.  */
+const char *
+source_name (tree decl)
+{
+  if (DECL_NAME (decl))
+    return IDENTIFIER_POINTER (DECL_NAME (decl));
+  return lang_hooks.decl_printable_name (decl, 0);
+}
+
+/* The name of external function FNDECL as the program calls it: its
+   symbol (GOMP_parallel, not __builtin_GOMP_parallel).  */
+const char *
+external_name (tree fndecl)
+{
+  const char *name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fndecl));
+  return name[0] == '*' ? name + 1 : name;
+}
+
+/* The function number of FNDECL's source function in C.  */
+uint32_t
+func_of (collector &c, tree fndecl)
+{
+  tree src = source_decl (fndecl);
+  auto it = c.funcs.find (src);
+  if (it != c.funcs.end ())
+    return it->second;
+  expanded_location xl = expand_location (DECL_SOURCE_LOCATION (src));
+  uint32_t f = cce_graph_func (c.g, source_name (src),
+                               xl.file ? xl.file : "", xl.line);
+  c.funcs[src] = f;
+  return f;
+}
+
+/* Is NAME one of the NULL-terminated list NAMES?  */
+bool
+name_in (const char *name, const char *const *names)
+{
+  for (; *names; names++)
+    if (strcmp (name, *names) == 0)
+      return true;
+  return false;
+}
+
+/* Does NAME belong to the allocator that the C library calls by name, so
+   that a program's own definition replaces it inside the library too
+   (glibc's manual, "Replacing malloc")?  */
+bool
+allocator_name_p (const char *name)
+{
+  static const char *const names[] = {
+    "malloc", "free", "calloc", "realloc", "aligned_alloc", "memalign",
+    "posix_memalign", "valloc", "pvalloc", "malloc_usable_size", NULL
+  };
+  return name_in (name, names);
+}
+
+/* External functions that never allocate: with a replaced allocator, a
+   `leaf' function of the C library may still call into the program (its
+   malloc), but these do not.  */
+static bool
+never_allocates_p (const char *name)
+{
+  static const char *const names[] = {
+    "memcpy", "memmove", "memset", "memcmp", "memchr", "memrchr",
+    "mempcpy", "bcmp", "bzero", "strcpy", "strncpy", "stpcpy", "stpncpy",
+    "strcat", "strncat", "strcmp", "strncmp", "strlen", "strnlen",
+    "strchr", "strrchr", "strchrnul", "strstr", "strspn", "strcspn",
+    "strpbrk", "__errno_location", "__ctype_b_loc", "__ctype_tolower_loc",
+    "__ctype_toupper_loc", NULL
+  };
+  return name_in (name, names);
+}
+
+/* Functions of the C library that glibc declares without `leaf' but that
+   never run code of the program: locks and wake-ups, none of them a
+   cancellation point (cancellation runs the thread's cleanup handlers)
+   and none allocating.  sqlite3 calls pthread_mutex_lock and _unlock
+   around every use of shared state.  */
+static bool
+never_calls_back_p (const char *name)
+{
+  static const char *const names[] = {
+    "pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_unlock",
+    "pthread_mutex_timedlock", "pthread_mutex_clocklock",
+    "pthread_rwlock_rdlock", "pthread_rwlock_tryrdlock",
+    "pthread_rwlock_timedrdlock", "pthread_rwlock_clockrdlock",
+    "pthread_rwlock_wrlock", "pthread_rwlock_trywrlock",
+    "pthread_rwlock_timedwrlock", "pthread_rwlock_clockwrlock",
+    "pthread_rwlock_unlock", "pthread_spin_lock", "pthread_spin_trylock",
+    "pthread_spin_unlock", "pthread_cond_signal", "pthread_cond_broadcast",
+    "sem_post", "sem_trywait", NULL
+  };
+  return name_in (name, names);
+}
+
+/* Can a call of the external function FNDECL (NULL: unknown) run code of
+   the program before it returns?  glibc marks exit, raise and friends
+   `leaf', so the attribute alone does not settle it.  Nor does it where
+   the program replaces malloc (ALLOCATOR): glibc's `leaf' functions
+   (strdup, qsort's buffer, stdio's buffers...) call the program's.  */
+static bool
+external_may_call_back (tree fndecl, gcall *call, bool allocator)
+{
+  static const char *const calls_back[] = {
+    "exit", "quick_exit", "raise", "kill", "abort", "pthread_kill",
+    "tgkill", "sigqueue", "killpg", "pthread_exit", "__libc_start_main",
+    NULL
+  };
+  int flags = gimple_call_flags (call);
+
+  if (!fndecl)
+    return true;
+  /* setjmp and friends: the code after a ccStack call restores the id and
+     the ccStack depth, and it also runs when longjmp returns there.  */
+  if (flags & ECF_RETURNS_TWICE)
+    return true;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  if (name_in (name, calls_back))
+    return true;
+  if (flags & (ECF_CONST | ECF_PURE))
+    return false;
+  if (never_calls_back_p (name))
+    return false;
+  if (flags & ECF_LEAF)
+    return allocator && !never_allocates_p (name);
+  return true;
+}
+
+/* The function whose body holds block B (inlined into NODE): the origin
+   of the next inlined-function scope above B, else NODE's own.  */
+static tree
+enclosing_function (tree b, cgraph_node *node)
+{
+  for (b = BLOCK_SUPERCONTEXT (b); b && TREE_CODE (b) == BLOCK;
+       b = BLOCK_SUPERCONTEXT (b))
+    if (inlined_function_outer_scope_p (b))
+      {
+        tree origin = block_ultimate_origin (b);
+        if (origin && TREE_CODE (origin) == FUNCTION_DECL)
+          return origin;
+      }
+  return node->decl;
+}
+
+/* Add the frames of the call STMT in NODE to site SITE: the node's own
+   function first, then every function inlined on the way to STMT.  */
+static void
+add_frames (collector &c, cgraph_node *node, uint32_t site, gimple *stmt)
+{
+  struct fr { uint32_t func; location_t loc; };
+  std::vector<fr> chain;
+  location_t loc = gimple_location (stmt);
+
+  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
+       b = BLOCK_SUPERCONTEXT (b))
+    if (inlined_function_outer_scope_p (b))
+      {
+        tree origin = block_ultimate_origin (b);
+        if (!origin || TREE_CODE (origin) != FUNCTION_DECL)
+          continue;
+        /* A split part inlined back into its function: fnsplit's call of
+           the part has no location of its own, and the inlined copy gets
+           the function's declaration; a call in the source is never
+           there.  Not a frame of its own.  */
+        location_t bl = BLOCK_SOURCE_LOCATION (b);
+        if ((bl == UNKNOWN_LOCATION
+             || bl == DECL_SOURCE_LOCATION (source_decl (origin)))
+            && source_decl (origin) == source_decl (enclosing_function (b,
+                                                                   node)))
+          continue;
+        chain.push_back ({ func_of (c, origin), loc });
+        loc = BLOCK_SOURCE_LOCATION (b);
+      }
+  chain.push_back ({ func_of (c, node->decl), loc });
+  for (auto it = chain.rbegin (); it != chain.rend (); ++it)
+    {
+      expanded_location xl = expand_location (it->loc);
+      cce_graph_frame (c.g, site, it->func, xl.file, xl.line, xl.column);
+    }
+}
+
+/* Is FNDECL the public cce_log of <cce.h>?  */
+static bool
+is_cce_log (tree fndecl)
+{
+  return fndecl && DECL_NAME (fndecl) && TREE_PUBLIC (fndecl)
+         && strcmp (IDENTIFIER_POINTER (DECL_NAME (fndecl)), CCE_SYM_LOG) == 0;
+}
+
+/* Is FNDECL one of the runtime's own entry points?  */
+bool
+is_runtime (tree fndecl)
+{
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  return strncmp (name, "__cce_", 6) == 0;
+}
+
+/* Functions that return pointers to functions of any module.  */
+const char *const lookup_fns[] = { "dlsym", "dlvsym", NULL };
+
+/* May the external function FNDECL be a function of another module built
+   with cce (a shared library of the program), whose log sites this
+   module cannot see?  Not a function GCC knows as a built-in, nor one
+   declared in a system header: those are the C library's and its
+   kind, never built with cce.  */
+bool
+may_be_instrumented (tree fndecl)
+{
+  return !fndecl_built_in_p (fndecl) && !DECL_IN_SYSTEM_HEADER (fndecl)
+         && !is_runtime (fndecl) && !is_cce_log (fndecl);
+}
+
+/* The name of FIELD (a FIELD_DECL) as "struct.field", the same for the
+   same field in every unit; "" for a field without names.  */
+static std::string
+field_key (tree field)
+{
+  if (TREE_CODE (field) != FIELD_DECL || !DECL_NAME (field))
+    return "";
+  tree rec = TYPE_NAME (TYPE_MAIN_VARIANT (DECL_CONTEXT (field)));
+  if (rec && TREE_CODE (rec) == TYPE_DECL)
+    rec = DECL_NAME (rec);
+  if (!rec || TREE_CODE (rec) != IDENTIFIER_NODE)
+    return "";
+  return std::string (IDENTIFIER_POINTER (rec)) + "."
+         + IDENTIFIER_POINTER (DECL_NAME (field));
+}
+
+/* Note that the program stores the address VALUE in FIELD, if VALUE is
+   that of a function of the program whose address is taken.  */
+static void
+note_field_target (collector &c, tree field, tree value)
+{
+  STRIP_NOPS (value);
+  if (TREE_CODE (value) != ADDR_EXPR
+      || TREE_CODE (TREE_OPERAND (value, 0)) != FUNCTION_DECL)
+    return;
+  std::string key = field_key (field);
+  cgraph_node *t = cgraph_node::get (TREE_OPERAND (value, 0));
+  if (key.empty () || !t)
+    return;
+  t = t->ultimate_alias_target ();
+  if (!c.guessable.count (t))
+    return;
+  std::vector<cgraph_node *> &v = c.field_targets[key];
+  if (std::find (v.begin (), v.end (), t) == v.end ())
+    v.push_back (t);
+}
+
+/* The function addresses in the initializer INIT, a field's worth.  */
+static void
+note_initializer (collector &c, tree init)
+{
+  if (!init || TREE_CODE (init) != CONSTRUCTOR)
+    return;
+  unsigned HOST_WIDE_INT k;
+  tree index, value;
+  FOR_EACH_CONSTRUCTOR_ELT (CONSTRUCTOR_ELTS (init), k, index, value)
+    if (index && TREE_CODE (index) == FIELD_DECL
+        && TREE_CODE (value) != CONSTRUCTOR)
+      note_field_target (c, index, value);
+    else
+      note_initializer (c, value);
+}
+
+/* Where the program stores function addresses into fields: in the
+   initializers of its variables and in assignments of its bodies.  */
+void
+collect_field_targets (collector &c)
+{
+  varpool_node *v;
+  FOR_EACH_DEFINED_VARIABLE (v)
+    if (!v->in_other_partition)
+      note_initializer (c, v->get_constructor ());
+  /* In the call graph's order, not by pointer: the guesses, their order
+     and the dictionary are the same in every build.  */
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      if (!c.nodes.count (node))
+        continue;
+      basic_block bb;
+      FOR_EACH_BB_FN (bb, DECL_STRUCT_FUNCTION (node->decl))
+        for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+             gsi_next (&gsi))
+          {
+            gimple *st = gsi_stmt (gsi);
+            if (gimple_assign_single_p (st)
+                && TREE_CODE (gimple_assign_lhs (st)) == COMPONENT_REF)
+              note_field_target (c, TREE_OPERAND (gimple_assign_lhs (st), 1),
+                                 gimple_assign_rhs1 (st));
+          }
+    }
+}
+
+/* The likely targets of the indirect call of SI: where its pointer is
+   loaded from a field, the functions whose address the program stores in
+   that field (collect_field_targets), else the functions of the program
+   whose address is taken; of these, those whose type is the call's, if
+   there are at most opt_guess of them (not the caller itself: that edge
+   would only ever be a back edge).
+   Each becomes a direct site of its own, with the call's frames.  Which
+   of them is called is decided at run time by comparing addresses, so a
+   wrong guess costs a compare, never a wrong context.  */
+static void
+add_guesses (collector &c, site_info &si)
+{
+  gcall *call = as_a<gcall *> (si.stmt);
+  tree fntype = gimple_call_fntype (call);
+  tree fn = gimple_call_fn (call);
+  if (opt_guess <= 0 || !fntype || !fn || TREE_CODE (fn) != SSA_NAME
+      || gimple_call_noreturn_p (call)
+      || (gimple_call_flags (call) & ECF_RETURNS_TWICE))
+    return;
+  /* A pointer loaded from a field: the functions whose address the
+     program stores in that field; else those of the call's type.  */
+  std::vector<cgraph_node *> found;
+  gimple *def = SSA_NAME_DEF_STMT (fn);
+  const std::vector<cgraph_node *> *stored = NULL;
+  if (gimple_assign_single_p (def)
+      && TREE_CODE (gimple_assign_rhs1 (def)) == COMPONENT_REF)
+    {
+      auto it = c.field_targets.find (field_key (TREE_OPERAND
+                                                   (gimple_assign_rhs1 (def),
+                                                    1)));
+      if (it != c.field_targets.end ())
+        stored = &it->second;
+    }
+  for (cgraph_node *t : stored ? *stored : c.address_taken)
+    if (t != si.node && types_compatible_p (TREE_TYPE (t->decl), fntype))
+      {
+        found.push_back (t);
+        if (found.size () > (size_t) opt_guess)
+          return;
+      }
+  if (found.empty ())
+    return;
+  /* Their weight is as small as can be: where a guessed edge closes a
+     recursion through the pointer, the back edge chosen on it
+     (mark_back_edges weighs edges by frequency) is that edge, unused,
+     rather than a real call that would then push.  */
+  for (cgraph_node *t : found)
+    {
+      uint32_t site = cce_graph_site (c.g, c.nodes[si.node], CCE_SITE_DIRECT,
+                                      c.nodes[t], 0.0);
+      add_frames (c, si.node, site, call);
+      si.guesses.push_back ({ t, site });
+      c.guess_of[site] = si.site;
+    }
+  c.guessed_sites++;
+}
+
+/* Record the call sites of NODE's body.  */
+void
+collect_sites (collector &c, cgraph_node *node)
+{
+  function *fun = DECL_STRUCT_FUNCTION (node->decl);
+  uint32_t n = c.nodes[node];
+  basic_block bb;
+  profile_count entry = ENTRY_BLOCK_PTR_FOR_FN (fun)->count;
+
+  /* The entry of a traced function: a log site with the function's own
+     frame, at its declaration.  A split part is not an entry.  */
+  if (!opt_trace.empty () && !node->split_part)
+    {
+      tree src = source_decl (node->decl);
+      if (trace_index (source_name (src)) >= 0)
+        {
+          uint32_t site = cce_graph_site (c.g, n, CCE_SITE_TRACE, CCE_NONE,
+                                          1.0);
+          expanded_location xl = expand_location (DECL_SOURCE_LOCATION (src));
+          cce_graph_frame (c.g, site, func_of (c, node->decl), xl.file,
+                           xl.line, xl.column);
+          c.sites.push_back ({ node, NULL, site, {} });
+        }
+    }
+
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
+        if (!call || gimple_call_internal_p (call))
+          continue;
+        tree fndecl = gimple_call_fndecl (call);
+        char kind;
+        uint32_t target = CCE_NONE;
+
+        if (fndecl && is_runtime (fndecl))
+          continue;
+        if (is_cce_log (fndecl))
+          kind = CCE_SITE_LOG;
+        else if (!fndecl)
+          kind = CCE_SITE_INDIRECT;
+        else
+          {
+            cgraph_node *callee = cgraph_node::get (fndecl);
+            enum availability avail = AVAIL_AVAILABLE;
+            if (callee)
+              callee = callee->ultimate_alias_target (&avail, node);
+            auto it = callee ? c.nodes.find (callee) : c.nodes.end ();
+            /* A function of a shared library that another module may
+               interpose (default visibility, -fPIC; nothing interposes
+               an executable's functions): the call may not reach this
+               body; it is a call out of the module.  */
+            if (it != c.nodes.end () && avail <= AVAIL_INTERPOSABLE
+                && c.shared)
+              {
+                kind = CCE_SITE_EXTERNAL;
+                target = cce_graph_string (c.g, external_name (fndecl));
+              }
+            else if (it != c.nodes.end ())
+              {
+                kind = CCE_SITE_DIRECT;
+                target = it->second;
+              }
+            else if (external_may_call_back (fndecl, call,
+                                             c.allocator_replaced))
+              {
+                kind = CCE_SITE_EXTERNAL;
+                target = cce_graph_string (c.g, external_name (fndecl));
+              }
+            else
+              continue;
+          }
+
+        double freq = 1.0;
+        if (entry.initialized_p () && entry.nonzero_p ()
+            && bb->count.initialized_p ())
+          freq = bb->count.to_sreal_scale (entry).to_double ();
+        uint32_t site = cce_graph_site (c.g, n, kind, target,
+                                        freq);
+        /* A call that may enter another module built with cce: by name,
+           or through a pointer where this module may hold one of another
+           module's functions.  */
+        if (site != CCE_NONE
+            && ((kind == CCE_SITE_EXTERNAL && may_be_instrumented (fndecl))
+                || (kind == CCE_SITE_INDIRECT && c.foreign_pointers)))
+          c.g->sites[site].may_log = 1;
+        add_frames (c, node, site, call);
+        c.sites.push_back ({ node, call, site, {} });
+        if (kind == CCE_SITE_INDIRECT)
+          add_guesses (c, c.sites.back ());
+      }
+}
+

@@ -1,0 +1,1087 @@
+/* instrument.cc -- the cce plugin: the runtime's declarations and the
+   code put around each kind of call site (cce-abi.h).  */
+
+#include "cce-plugin.h"
+
+/* ------------------------------------------------------------------ */
+/* Declarations of the runtime ABI (cce-abi.h), built once per lto1.  */
+
+tree tls_decl;          /* __thread uint64_t __cce_tls[CCE_TLS_WORDS] */
+static tree grow_decl;    /* uint64_t __cce_grow (uint64_t) */
+static tree push_decl;    /* void __cce_push (uint64_t, uint64_t, uint64_t) */
+static tree push_counted_decl;  /* the same, counted */
+static tree pop_decl;     /* void __cce_pop (uint64_t) */
+static tree log_at_decl;  /* void __cce_log_at (unsigned, uint64_t) */
+
+/* Build an external, nothrow, leaf function declaration NAME of TYPE.  */
+static tree
+build_runtime_fn (const char *name, tree type)
+{
+  tree decl = build_fn_decl (name, type);
+  TREE_NOTHROW (decl) = 1;
+  DECL_ATTRIBUTES (decl)
+    = tree_cons (get_identifier ("leaf"), NULL_TREE,
+                 tree_cons (get_identifier ("nothrow"), NULL_TREE, NULL_TREE));
+  SET_DECL_ASSEMBLER_NAME (decl, get_identifier (name));
+  return decl;
+}
+
+/* SHARED: the output is a shared object.  */
+void
+build_runtime_decls (bool shared)
+{
+  tree u64 = long_long_unsigned_type_node;
+  tree type = build_array_type_nelts (u64, CCE_TLS_WORDS);
+
+  tls_decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
+                         get_identifier (CCE_SYM_TLS), type);
+  TREE_PUBLIC (tls_decl) = 1;
+  DECL_ARTIFICIAL (tls_decl) = 1;
+  TREE_ADDRESSABLE (tls_decl) = 1;
+  if (shared)
+    {
+      /* A shared object refers to the block through its GOT
+         (initial-exec): libcce, loaded at start-up, defines it, or the
+         executable does when it was built with cce.  */
+      DECL_EXTERNAL (tls_decl) = 1;
+      TREE_STATIC (tls_decl) = 0;
+      set_decl_tls_model (tls_decl, TLS_MODEL_INITIAL_EXEC);
+      varpool_node::get_create (tls_decl);
+    }
+  else
+    {
+      /* An executable defines the block itself and reaches it at a fixed
+         offset from the thread pointer (local-exec): no GOT load, and no
+         register to hold its address.  The linker exports the definition,
+         since libcce defines the same symbol, and the dynamic linker binds
+         libcce's and every shared object's references to it (cce-abi.h,
+         CCE_SYM_TLS).  */
+      DECL_EXTERNAL (tls_decl) = 0;
+      TREE_STATIC (tls_decl) = 1;
+      TREE_USED (tls_decl) = 1;
+      DECL_PRESERVE_P (tls_decl) = 1;
+      SET_DECL_ALIGN (tls_decl, CCE_TLS_WORDS * 64);
+      DECL_USER_ALIGN (tls_decl) = 1;
+      set_decl_tls_model (tls_decl, TLS_MODEL_LOCAL_EXEC);
+      varpool_node::finalize_decl (tls_decl);
+    }
+
+  grow_decl = build_runtime_fn (CCE_SYM_GROW,
+                                build_function_type_list (u64, u64,
+                                                          NULL_TREE));
+  tree push_type = build_function_type_list (void_type_node, u64, u64, u64,
+                                             NULL_TREE);
+  push_decl = build_runtime_fn (CCE_SYM_PUSH, push_type);
+  push_counted_decl = build_runtime_fn (CCE_SYM_PUSH_COUNTED, push_type);
+  pop_decl = build_runtime_fn (CCE_SYM_POP,
+                               build_function_type_list (void_type_node, u64,
+                                                         NULL_TREE));
+  log_at_decl = build_runtime_fn (CCE_SYM_LOG_AT,
+                                  build_function_type_list (void_type_node,
+                                                            unsigned_type_node,
+                                                            u64, NULL_TREE));
+}
+
+/* A cold-path call of the runtime's register-keeping entry point NAME
+   (cce-abi.h, __cce_*_keep): an asm that runs SETUP (instructions with
+   constant operands, or "") and calls NAME through the GOT (no lazy PLT
+   binding in between), with IN (if any) in rdi and the result (if OUT)
+   in rax,
+   clobbering memory, the flags, r10 and r11 only.  The constants are in
+   the template, not operands, so that GCC does not keep them in
+   registers across the hot path.  GCC does not see the call, so the
+   function may be a leaf that keeps data in the red zone below its stack
+   pointer (when the instrumented call is expanded inline, as
+   __builtin_setjmp is, or deleted after this pass): the asm steps over
+   the red zone around the call, as cce-abi.h asks.  */
+static gimple *
+keep_call (const char *name, const std::string &setup, tree in, tree out)
+{
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
+  if (in)
+    vec_safe_push (inputs,
+                   build_tree_list (build_tree_list (NULL_TREE,
+                                                     build_string (1, "D")),
+                                    in));
+  if (out)
+    vec_safe_push (outputs,
+                   build_tree_list (build_tree_list (NULL_TREE,
+                                                     build_string (2, "=a")),
+                                    out));
+  static const char *const clob[] = { "memory", "r10", "r11" };
+  for (const char *c : clob)
+    vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                              build_string (strlen (c), c)));
+  std::string skip = std::to_string (CCE_KEEP_SKIP);
+  std::string text = setup + "addq $-" + skip + ", %%rsp\n\tcall *" + name
+                     + "@GOTPCREL(%%rip)\n\tsubq $-" + skip + ", %%rsp";
+  gasm *a = gimple_build_asm_vec (ggc_strdup (text.c_str ()), inputs,
+                                  outputs, clobbers, NULL);
+  gimple_asm_set_volatile (a, true);
+  if (out)
+    SSA_NAME_DEF_STMT (out) = a;
+  return a;
+}
+
+/* The cold push of a folded site: __cce_push (ID, WORD, ENTRY).  */
+static gimple *
+cold_push (tree id, uint64_t word, uint64_t entry)
+{
+  tree u64 = long_long_unsigned_type_node;
+  if (opt_count || !opt_keep)
+    return gimple_build_call (opt_count ? push_counted_decl : push_decl, 3,
+                              id, build_int_cst (u64, word),
+                              build_int_cst (u64, entry));
+  char setup[96];
+  snprintf (setup, sizeof setup,
+            "movabsq $%#" PRIx64 ", %%%%r10\n\tmovabsq $%#" PRIx64
+            ", %%%%r11\n\t", word, entry);
+  return keep_call (CCE_SYM_PUSH_KEEP, setup, id, NULL_TREE);
+}
+
+/* The cold pop of a folded site: __cce_pop (ID); with the keeping entry
+   points, the pop that takes the id from the entry its push wrote, so
+   that ID need not live across the call.  */
+static gimple *
+cold_pop (tree id)
+{
+  if (!opt_keep)
+    return gimple_build_call (pop_decl, 1, id);
+  return keep_call (CCE_SYM_POP_ENTRY_KEEP, "", NULL_TREE, NULL_TREE);
+}
+
+/* The cold grow of an inline push: GROWN = __cce_grow (TOP).  */
+static gimple *
+cold_grow (tree top, tree grown)
+{
+  if (!opt_keep)
+    {
+      gcall *g = gimple_build_call (grow_decl, 1, top);
+      gimple_call_set_lhs (g, grown);
+      return g;
+    }
+  return keep_call (CCE_SYM_GROW_KEEP, "", top, grown);
+}
+
+/* A reference to the 64-bit word at byte OFFSET from the address ADDR,
+   volatile if VOLATILE_P.  */
+static tree
+word_ref (tree addr, unsigned offset, bool volatile_p)
+{
+  tree type = long_long_unsigned_type_node;
+  if (volatile_p)
+    type = build_qualified_type (type, TYPE_QUAL_VOLATILE);
+  tree ref = build2 (MEM_REF, type, addr,
+                     build_int_cst (build_pointer_type (type), offset));
+  TREE_THIS_VOLATILE (ref) = volatile_p;
+  return ref;
+}
+
+/* Set while the code of a call GCC knows as a built-in is inserted (the
+   program's own malloc, free, memcpy...): GCC assumes such a call reads
+   no memory of ours, and would delete our stores before it as dead.  */
+static bool pin_site_stores;
+
+/* A reference to word K of the TLS block, volatile if VOLATILE_P or
+   pin_site_stores.  */
+static tree
+tls_ref (unsigned k, bool volatile_p)
+{
+  return word_ref (build_fold_addr_expr (tls_decl), 8 * k,
+                   volatile_p || pin_site_stores);
+}
+
+/* ------------------------------------------------------------------ */
+/* Instrumenting.                                                     */
+
+static tree
+u64_cst (uint64_t v)
+{
+  return build_int_cst (long_long_unsigned_type_node, v);
+}
+
+/* The edge on which control leaves the block of STMT when STMT returns
+   normally (not an exception or abnormal edge), or NULL.  */
+static edge
+normal_succ_edge (gimple *stmt)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, gimple_bb (stmt)->succs)
+    if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+      return e;
+  return NULL;
+}
+
+/* Insert SEQ after call STMT: right after it, or on its fall-through edge
+   when the call ends its basic block.  Nothing follows a noreturn call.  */
+static void
+insert_after_call (gimple *stmt, gimple_seq seq)
+{
+  if (gimple_call_noreturn_p (stmt))
+    return;
+  if (!stmt_ends_bb_p (stmt))
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      gsi_insert_seq_after (&gsi, seq, GSI_SAME_STMT);
+      return;
+    }
+  if (edge e = normal_succ_edge (stmt))
+    gsi_insert_seq_on_edge (e, seq);
+}
+
+/* COND, the last statement of its block so far: split the block after it,
+   and put COLD in a new block, taken when COND is true (very unlikely),
+   that falls through to the rest again.  Returns the cold block's edge
+   into the rest; the other edge into it is the false edge of COND.  */
+static edge
+add_cold_branch (gcond *cond, gimple *cold)
+{
+  basic_block bb = gimple_bb (cond);
+  edge fall = split_block (bb, cond);
+  basic_block join = fall->dest;
+  basic_block cold_bb = create_empty_bb (bb);
+  fall->flags = EDGE_FALSE_VALUE;
+  edge e = make_edge (bb, cold_bb, EDGE_TRUE_VALUE);
+  e->probability = profile_probability::very_unlikely ();
+  fall->probability = e->probability.invert ();
+  cold_bb->count = bb->count.apply_probability (e->probability);
+  edge back = make_single_succ_edge (cold_bb, join, EDGE_FALLTHRU);
+  if (current_loops)
+    add_bb_to_loop (cold_bb, bb->loop_father);
+  gimple_stmt_iterator g = gsi_start_bb (cold_bb);
+  gsi_insert_after (&g, cold, GSI_NEW_STMT);
+  return back;
+}
+
+/* Insert before the call at *GSI the "before" half of a ccStack edge
+   (cce-abi.h): take the slot at TOP, growing the stack on the cold path
+   (where a TOP of 0 goes too), write (ID, SITE) into it and enter the
+   callee's segment with ENTRY.  The call ends up in a new basic block;
+   *GSI points at it again on return.  Returns the first statement of the
+   push.  */
+static gimple *
+insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
+             uint64_t entry)
+{
+  tree u64 = long_long_unsigned_type_node;
+  gimple *call = gsi_stmt (*gsi);
+  location_t loc = gimple_location (call);
+
+  /* if (top - 1 >= T[LAST]) -- the grow branch, unsigned.  */
+  tree last = make_ssa_name (u64);
+  tree below = make_ssa_name (u64);
+  gimple *ldlast = gimple_build_assign (last, tls_ref (CCE_TLS_LAST, true));
+  gimple *sub = gimple_build_assign (below, MINUS_EXPR, top,
+                                     build_int_cst (u64, 1));
+  gcond *cond = gimple_build_cond (GE_EXPR, below, last, NULL_TREE,
+                                   NULL_TREE);
+  gimple_set_location (cond, loc);
+  gsi_insert_before (gsi, ldlast, GSI_SAME_STMT);
+  gsi_insert_before (gsi, sub, GSI_SAME_STMT);
+  gsi_insert_before (gsi, cond, GSI_SAME_STMT);
+
+  basic_block bb = gimple_bb (cond);
+  tree grown = make_ssa_name (u64);
+  gimple *grow = cold_grow (top, grown);
+  gimple_set_location (grow, loc);
+  edge back = add_cold_branch (cond, grow);
+  basic_block join = back->dest;
+  edge fall = find_edge (bb, join);
+
+  /* slot = PHI <top, grown>  */
+  tree slot = make_ssa_name (u64);
+  gphi *phi = create_phi_node (slot, join);
+  add_phi_arg (phi, top, fall, loc);
+  add_phi_arg (phi, grown, back, loc);
+
+  /* T[TOP] = slot + 1; slot->id = id; slot->site = site;
+     T[ID] = entry.  */
+  gimple_seq seq = NULL;
+  tree next = make_ssa_name (u64);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (next, PLUS_EXPR, slot,
+                                                  build_int_cst (u64, 16)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_ref (CCE_TLS_TOP,
+                                                           true), next));
+  tree ptype = build_pointer_type (u64);
+  tree addr = make_ssa_name (ptype);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (addr, NOP_EXPR, slot));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (word_ref (addr, 0, true),
+                                                  id));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (word_ref (addr, 8, true),
+                                                  build_int_cst (u64, site)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_ref (CCE_TLS_ID, false),
+                                                  build_int_cst (u64,
+                                                                 entry)));
+  for (gimple_stmt_iterator it = gsi_start (seq); !gsi_end_p (it);
+       gsi_next (&it))
+    gimple_set_location (gsi_stmt (it), loc);
+  *gsi = gsi_for_stmt (call);
+  gsi_insert_seq_before (gsi, seq, GSI_SAME_STMT);
+  *gsi = gsi_for_stmt (call);
+  return ldlast;
+}
+
+/* Is guess Q a branch of its indirect call's code?  Not where its edge
+   became a back edge (it closes a recursion through the pointer).  */
+static bool
+guess_used (const struct cce_graph *g, const guess &q)
+{
+  return g->sites[q.site].kind == CCE_SITE_DIRECT;
+}
+
+/* Before the push that starts at FIRST (insert_push) of the indirect call
+   SI (cce-abi.h): compare the pointer called with the address of each
+   guessed target whose site has code or needs none, and where one is
+   equal, skip the push and store the id that site gives its callee
+   instead (nothing for an addition value of 0, or a callee no log site
+   can be reached from), as a direct call would:
+
+     if (FN == &A) { T[ID] = ID + AV(A); A (...); }
+     else if (FN == &B) ...
+     else { push; FN (...); restores; }
+
+   Each guessed target gets a direct call of its own where nothing reads
+   the id after the call before it is written again (not RESTORE_ID) and
+   the call does not end its block (it cannot throw): a guessed callee is
+   an entry function, which returns with the id and top it found, so that
+   call needs no restore at all, and GCC may make it a tail call.
+   Elsewhere the guesses only store and fall through to the one call and
+   its restores (the top's restore writes back the value the callee
+   kept): a copy that restores the id measured no better.  Returns the
+   number of guesses taken.  */
+static unsigned
+insert_guesses (const struct cce_graph *g, const site_info &si,
+                gimple *first, tree id, bool restore_id)
+{
+  tree u64 = long_long_unsigned_type_node;
+  gcall *call = as_a<gcall *> (si.stmt);
+  location_t loc = gimple_location (call);
+  std::vector<const guess *> use;
+  for (const guess &q : si.guesses)
+    if (guess_used (g, q))
+      use.push_back (&q);
+  if (use.empty ())
+    return 0;
+
+  /* The call starts a block of its own (after the push's stores), and the
+     push (its grow test) too.  */
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_prev (&gsi);
+  basic_block call_bb = split_block (gimple_bb (call), gsi_stmt (gsi))->dest;
+  /* Own copies: the join after the call, and a PHI there for its value.  */
+  bool copies = !stmt_ends_bb_p (call) && !restore_id;
+  basic_block join = NULL;
+  /* The value of each call at the join, and the edge it comes in on: the
+     PHI is made once every edge is there (a PHI made earlier would be
+     reallocated, and its pointer left dangling, as edges are added).  */
+  tree lhs = copies ? gimple_call_lhs (call) : NULL_TREE;
+  if (lhs && TREE_CODE (lhs) != SSA_NAME)
+    lhs = NULL_TREE;
+  auto_vec<std::pair<tree, edge>> values;
+  if (copies)
+    {
+      edge out = split_block (call_bb, call);
+      join = out->dest;
+      if (lhs)
+        {
+          gimple_call_set_lhs (call, copy_ssa_name (lhs, call));
+          values.safe_push (std::make_pair (gimple_call_lhs (call), out));
+        }
+    }
+  gsi = gsi_for_stmt (first);
+  gsi_prev (&gsi);
+  edge fe = gsi_end_p (gsi) ? split_block_after_labels (gimple_bb (first))
+                            : split_block (gimple_bb (first), gsi_stmt (gsi));
+  basic_block cur = fe->src;
+
+  tree fn = make_ssa_name (u64);
+  gimple *conv = gimple_build_assign (fn, NOP_EXPR, gimple_call_fn (call));
+  gimple_set_location (conv, loc);
+  gimple_stmt_iterator cg = gsi_last_bb (cur);
+  gsi_insert_after (&cg, conv, GSI_NEW_STMT);
+  for (size_t k = 0; k < use.size (); k++)
+    {
+      const struct cce_site *s = &g->sites[use[k]->site];
+      tree addr = make_ssa_name (u64);
+      gimple *ga = gimple_build_assign (addr, NOP_EXPR,
+                                        build_fold_addr_expr (use[k]->node
+                                                              ->decl));
+      gcond *cond = gimple_build_cond (EQ_EXPR, fn, addr, NULL_TREE,
+                                       NULL_TREE);
+      gimple_set_location (ga, loc);
+      gimple_set_location (cond, loc);
+      cg = gsi_last_bb (cur);
+      gsi_insert_after (&cg, ga, GSI_NEW_STMT);
+      gsi_insert_after (&cg, cond, GSI_NEW_STMT);
+
+      basic_block hit = create_empty_bb (cur);
+      edge te = make_edge (cur, hit, EDGE_TRUE_VALUE);
+      te->probability = k == 0 ? profile_probability::likely ()
+                               : profile_probability::even ();
+      fe->flags = EDGE_FALSE_VALUE;
+      fe->probability = te->probability.invert ();
+      hit->count = cur->count.apply_probability (te->probability);
+      if (current_loops)
+        add_bb_to_loop (hit, cur->loop_father);
+      edge he = make_single_succ_edge (hit, copies ? join : call_bb,
+                                       EDGE_FALLTHRU);
+      gimple_stmt_iterator hg = gsi_start_bb (hit);
+      bool stored = !s->dead && s->av != 0;
+      if (stored)
+        {
+          tree sum = make_ssa_name (u64);
+          gimple *add = gimple_build_assign (sum, PLUS_EXPR, id,
+                                             u64_cst (s->av));
+          gimple *st = gimple_build_assign (tls_ref (CCE_TLS_ID, false),
+                                            sum);
+          gimple_set_location (add, loc);
+          gimple_set_location (st, loc);
+          gsi_insert_after (&hg, add, GSI_NEW_STMT);
+          gsi_insert_after (&hg, st, GSI_NEW_STMT);
+        }
+      if (copies)
+        {
+          gcall *copy = as_a<gcall *> (gimple_copy (call));
+          /* Its memory state is new: update_ssa renames it (and makes
+             the join's virtual PHI).  */
+          gimple_set_vuse (copy, NULL_TREE);
+          gimple_set_vdef (copy, NULL_TREE);
+          gimple_call_set_fndecl (copy, use[k]->node->decl);
+          if (lhs)
+            {
+              gimple_call_set_lhs (copy, copy_ssa_name (lhs, copy));
+              values.safe_push (std::make_pair (gimple_call_lhs (copy), he));
+            }
+          gsi_insert_after (&hg, copy, GSI_NEW_STMT);
+        }
+      if (k + 1 < use.size ())
+        {
+          cur = split_edge (fe);
+          fe = single_succ_edge (cur);
+        }
+    }
+  if (lhs)
+    {
+      gphi *phi = create_phi_node (lhs, join);
+      for (auto &v : values)
+        add_phi_arg (phi, v.first, v.second, loc);
+    }
+  return (unsigned) use.size ();
+}
+
+/* Around the call STMT of back site SN folded into the id (cce-abi.h):
+   the callee's id from ID before it, and on the cold path, where ID has
+   reached the callee's fold limit, an out-of-line push before and pop
+   after.  The restore of the id, if any, is left to the caller.  */
+static void
+insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
+             gcall *call, tree id)
+{
+  tree u64 = long_long_unsigned_type_node;
+  const struct cce_site *s = &g->sites[sn];
+  const struct cce_node *t = &g->nodes[s->target];
+  location_t loc = gimple_location (call);
+
+  /* T[ID] = ID * NFOLD + (NUMCC + FOLD): computed even above the limit,
+     where it wraps and the push overwrites it.  */
+  gimple_seq before = NULL;
+  tree scaled = id;
+  if (t->nfold != 1)
+    {
+      scaled = make_ssa_name (u64);
+      gimple_seq_add_stmt (&before, gimple_build_assign (scaled, MULT_EXPR,
+                                                         id,
+                                                         u64_cst (t->nfold)));
+    }
+  tree fid = make_ssa_name (u64);
+  gimple_seq_add_stmt (&before, gimple_build_assign (fid, PLUS_EXPR, scaled,
+                                                     u64_cst (t->numcc
+                                                              + s->fold)));
+  gimple_seq_add_stmt (&before, gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                              false), fid));
+  for (gimple_stmt_iterator it = gsi_start (before); !gsi_end_p (it);
+       gsi_next (&it))
+    gimple_set_location (gsi_stmt (it), loc);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
+
+  gcond *cond = gimple_build_cond (GE_EXPR, id, u64_cst (t->fold_lim),
+                                   NULL_TREE, NULL_TREE);
+  gimple_set_location (cond, loc);
+  gsi = gsi_for_stmt (call);
+  gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
+  gimple *push = cold_push (id, word, cce_site_entry (g, sn));
+  gimple_set_location (push, loc);
+
+  /* if (ID >= LIM) { push (ID, SITE, ENTRY); CALL'; pop (ID); } else CALL;
+     -- where the call does not end its block: the cold path makes its own
+     copy of the call, so that the hot path needs nothing of ID after the
+     call, and need not keep it in a callee-saved register.  */
+  if (!stmt_ends_bb_p (call))
+    {
+      edge cold_e = add_cold_branch (cond, push);
+      basic_block cold_bb = cold_e->src;
+      edge hot_e = split_block (gimple_bb (call), call);
+      basic_block join = hot_e->dest;
+      redirect_edge_succ (cold_e, join);
+      gcall *copy = as_a<gcall *> (gimple_copy (call));
+      /* Its memory state is new: update_ssa renames it (and makes the
+         join's virtual PHI).  */
+      gimple_set_vuse (copy, NULL_TREE);
+      gimple_set_vdef (copy, NULL_TREE);
+      tree lhs = gimple_call_lhs (call);
+      if (lhs && TREE_CODE (lhs) == SSA_NAME)
+        {
+          gimple_call_set_lhs (call, copy_ssa_name (lhs, call));
+          gimple_call_set_lhs (copy, copy_ssa_name (lhs, copy));
+          gphi *phi = create_phi_node (lhs, join);
+          add_phi_arg (phi, gimple_call_lhs (call), hot_e, loc);
+          add_phi_arg (phi, gimple_call_lhs (copy), cold_e, loc);
+        }
+      gimple *pop = cold_pop (id);
+      gimple_set_location (pop, loc);
+      gimple_stmt_iterator cg = gsi_last_bb (cold_bb);
+      gsi_insert_after (&cg, copy, GSI_NEW_STMT);
+      gsi_insert_after (&cg, pop, GSI_NEW_STMT);
+      return;
+    }
+
+  /* if (ID >= LIM) push (ID, SITE, ENTRY);  -- before the call.  */
+  add_cold_branch (cond, push);
+
+  /* if (ID >= LIM) pop (ID);  -- after it, on its fall-through edge when
+     the call ends its block.  */
+  cond = gimple_build_cond (GE_EXPR, id, u64_cst (t->fold_lim), NULL_TREE,
+                            NULL_TREE);
+  gimple_set_location (cond, loc);
+  if (stmt_ends_bb_p (call))
+    {
+      edge fall = normal_succ_edge (call);
+      if (!fall)
+        return;     /* never returns normally: nothing to pop */
+      basic_block nb = split_edge (fall);
+      gsi = gsi_start_bb (nb);
+      gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
+    }
+  else
+    {
+      gsi = gsi_for_stmt (call);
+      gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
+    }
+  gimple *pop = cold_pop (id);
+  gimple_set_location (pop, loc);
+  add_cold_branch (cond, pop);
+}
+
+/* Is site S (call STMT) a back site folded into the id that gets the
+   folding code: not a noreturn call, which takes the plain push, nor a
+   call that returns twice, whose second return must find the top and the
+   id its function had (restored absolutely, not popped).  */
+static bool
+folds (const struct cce_site *s, gimple *stmt)
+{
+  return s->kind == CCE_SITE_BACK && s->fold != CCE_NONE && stmt
+         && !gimple_call_noreturn_p (stmt)
+         && !(gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
+}
+
+/* The functions instrumented, for cce_override_gate.  */
+hash_set<tree> instrumented_fns;
+
+/* Does site S (call STMT, NULL for a trace site) of an observed node need
+   code?  Not if no log site can be reached through it -- except a setjmp:
+   the code after it restores the id and depth of its function when
+   longjmp returns there.  */
+static bool
+site_has_code (const struct cce_site *s, gimple *stmt)
+{
+  if (!s->dead)
+    return true;
+  return stmt && (gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
+}
+
+/* Does the code of site SI (call CALL, with code) compare the pointer
+   with guessed targets (insert_guesses)?  Only where the push is inline,
+   and only the guesses that stayed direct sites.  */
+static bool
+guesses_taken_p (const struct cce_graph *g, const site_info &si, gcall *call)
+{
+  const struct cce_site *s = &g->sites[si.site];
+  if (!cce_kind_on_stack (s->kind) || folds (s, call)
+      || gimple_call_noreturn_p (call) || opt_count)
+    return false;
+  for (const guess &q : si.guesses)
+    if (guess_used (g, q))
+      return true;
+  return false;
+}
+
+/* What the code emitted for a site may do to the id and the top, as
+   CCE_FLOW_* bits (cce-core.h): where the code has several paths, the
+   union of what each may read and the intersection of what each surely
+   writes.  Site SN, call STMT (NULL for a guessed target, which stands for
+   the branch insert_guesses makes: a direct call of that target).  */
+static uint8_t
+site_effect_of (const struct cce_graph *g, uint32_t sn, gcall *call)
+{
+  const uint8_t both = CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
+  const struct cce_site *t = &g->sites[sn];
+  /* A guessed branch (no CALL) is a direct site without a call of its
+     own: it has code unless it is dead.  */
+  if (call ? !site_has_code (t, call) : t->dead)
+    return 0;
+  if (call && (gimple_call_flags (call) & ECF_RETURNS_TWICE))
+    return both;
+  /* A folded site leaves the top as it found it, also on its cold path
+     (push, call, pop), which reads it.  */
+  if (folds (t, call))
+    return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
+  if (cce_kind_on_stack (t->kind))
+    return gimple_call_noreturn_p (call) || opt_count
+           ? CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP
+           : CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP;
+  if (t->kind == CCE_SITE_DIRECT && t->av != 0)
+    return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
+  if (cce_site_clobbers (g, sn))
+    return both | CCE_FLOW_DEF_ID;
+  return both;
+}
+
+/* The effect of the code of site SI (call CALL) on every path it can
+   take: an indirect call with guessed targets (insert_guesses) is the
+   push, or one of the direct calls of its guesses.  */
+static uint8_t
+site_effect (const struct cce_graph *g, const site_info &si, gcall *call)
+{
+  uint8_t e = site_effect_of (g, si.site, call);
+  if (!site_has_code (&g->sites[si.site], call)
+      || !guesses_taken_p (g, si, call))
+    return e;
+  for (const guess &q : si.guesses)
+    if (guess_used (g, q))
+      e = cce_flow_either (e, site_effect_of (g, q.site, NULL));
+  return e;
+}
+
+/* (8) Restores that nothing reads are left out: after a call, the id (the
+   top) is put back only if, on some path, something reads it before a site
+   stores it again (cce_flow_live_after).  What reads them: a free call and
+   a log site (both), a direct site with an addition value (its callee may
+   push: the top), an out-of-line push (the top), calls into the runtime,
+   asm, an abnormal edge, and the return: both where the function restores
+   the id, the top alone where it clobbers it (cce_node's clobbers).  What
+   writes them: a direct site with an addition value (the id), a ccStack
+   site (the id, and the top when it pushes inline), a landing pad (6), and
+   a free call of a function that clobbers the id (the id: it reads both,
+   then its restore is what a later read finds).  A call that no log site
+   can be reached through, or one that cannot call back, does neither.
+   Decided on the function as it is, before any code goes in; the loads (1)
+   come before every call that changes the id and outside loops, so they
+   are no reads here.  Sets KEEP_ID and KEEP_DEPTH of the sites
+   SITES[FIRST .. LAST) (index I - FIRST).  In cfun.  */
+static void
+plan_restores (collector &c, size_t first, size_t last,
+               std::vector<char> &keep_id, std::vector<char> &keep_depth)
+{
+  struct cce_graph *g = c.g;
+  basic_block bb;
+  hash_map<gimple *, unsigned> site_of;
+  for (size_t i = first; i < last; i++)
+    if (c.sites[i].stmt)
+      site_of.put (c.sites[i].stmt, (unsigned) (i - first));
+  auto effect = [&] (gimple *stmt) -> uint8_t {
+    if (gimple_code (stmt) == GIMPLE_ASM)
+      return CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
+    gcall *call = dyn_cast<gcall *> (stmt);
+    if (!call || gimple_call_internal_p (call))
+      return 0;
+    unsigned *k = site_of.get (stmt);
+    if (!k)
+      {
+        tree fn = gimple_call_fndecl (call);
+        return fn && is_runtime (fn) ? CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP
+                                     : 0;
+      }
+    return site_effect (g, c.sites[first + *k], call);
+  };
+  std::vector<uint32_t> index (last_basic_block_for_fn (cfun), CCE_NONE);
+  std::vector<uint32_t> ev_start, succ_start, succ;
+  std::vector<uint8_t> ev;
+  std::vector<unsigned> ev_site;
+  uint32_t nb = 0;
+  FOR_EACH_BB_FN (bb, cfun)
+    index[bb->index] = nb++;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      ev_start.push_back ((uint32_t) ev.size ());
+      succ_start.push_back ((uint32_t) succ.size ());
+      if (bb_has_eh_pred (bb))
+        {
+          ev.push_back (CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP);
+          ev_site.push_back (UINT_MAX);
+        }
+      for (gimple_stmt_iterator it = gsi_start_bb (bb); !gsi_end_p (it);
+           gsi_next (&it))
+        {
+          uint8_t e = effect (gsi_stmt (it));
+          unsigned *k = site_of.get (gsi_stmt (it));
+          if (!e && !k)
+            continue;
+          ev.push_back (e);
+          ev_site.push_back (k ? *k : UINT_MAX);
+        }
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        succ.push_back ((e->flags & EDGE_ABNORMAL) ? CCE_NONE
+                        : e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun)
+                        ? CCE_FLOW_EXIT : index[e->dest->index]);
+    }
+  ev_start.push_back ((uint32_t) ev.size ());
+  succ_start.push_back ((uint32_t) succ.size ());
+  struct cce_flow f = { nb, ev_start.data (), ev.data (),
+                        succ_start.data (), succ.data (),
+                        (uint8_t) (g->nodes[c.nodes[c.sites[first].node]]
+                                   .clobbers
+                                   ? CCE_FLOW_USE_TOP
+                                   : CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP) };
+  std::vector<uint8_t> live (ev.size () + 1);
+  if (cce_flow_live_after (&f, live.data ()) == 0)
+    for (size_t e = 0; e < ev.size (); e++)
+      if (ev_site[e] != UINT_MAX)
+        {
+          keep_id[ev_site[e]] = (live[e] & CCE_FLOW_USE_ID) != 0;
+          keep_depth[ev_site[e]] = (live[e] & CCE_FLOW_USE_TOP) != 0;
+        }
+}
+
+/* Is BB on a cycle of the CFG of cfun?  */
+static bool
+bb_on_cycle (basic_block bb)
+{
+  auto_sbitmap seen (last_basic_block_for_fn (cfun));
+  bitmap_clear (seen);
+  auto_vec<basic_block> work;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    work.safe_push (e->dest);
+  while (!work.is_empty ())
+    {
+      basic_block b = work.pop ();
+      if (b == bb)
+        return true;
+      if (b == EXIT_BLOCK_PTR_FOR_FN (cfun) || bitmap_bit_p (seen, b->index))
+        continue;
+      bitmap_set_bit (seen, b->index);
+      FOR_EACH_EDGE (e, ei, b->succs)
+        work.safe_push (e->dest);
+    }
+  return false;
+}
+
+/* Instrument the sites SITES[FIRST .. LAST) of one node.  */
+void
+instrument_function (collector &c, size_t first, size_t last)
+{
+  cgraph_node *node = c.sites[first].node;
+  struct cce_graph *g = c.g;
+  bool needed = false, stack_sites = false;
+  tree u64 = long_long_unsigned_type_node;
+
+  auto word = [&c] (uint32_t sn) { return CCE_SITE_WORD (c.key, sn); };
+  /* A function from which no log site can be reached keeps its code as it
+     is: nothing it does is ever observed.  */
+  if (!g->nodes[c.nodes[node]].observed)
+    return;
+  bool clobber_sites = false;
+  for (size_t i = first; i < last; i++)
+    {
+      const struct cce_site *s = &g->sites[c.sites[i].site];
+      if (!site_has_code (s, c.sites[i].stmt))
+        continue;
+      if (s->kind != CCE_SITE_DIRECT || s->av != 0)
+        needed = true;
+      else if (cce_site_clobbers (g, c.sites[i].site))
+        clobber_sites = true;
+      if (cce_kind_on_stack (s->kind) && !folds (s, c.sites[i].stmt))
+        stack_sites = true;
+    }
+
+  /* Landing pads: an exception (or pthread_exit, pthread_cancel) unwinding
+     through this function skipped the code after its calls; the cleanup
+     code it resumes in starts by restoring the id and depth (6).  */
+  auto_vec<basic_block> pads;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, DECL_STRUCT_FUNCTION (node->decl))
+    if (bb_has_eh_pred (bb))
+      pads.safe_push (bb);
+  if (!pads.is_empty ())
+    needed = stack_sites = true;
+  if (!needed && !clobber_sites)
+    return;
+
+  push_cfun (DECL_STRUCT_FUNCTION (node->decl));
+  std::vector<char> keep_id (last - first, 1), keep_depth (last - first, 1);
+  plan_restores (c, first, last, keep_id, keep_depth);
+  /* Free calls of functions that clobber the id are all the code there
+     would be: needed only where something reads the id after one.  */
+  for (size_t i = first; i < last && !needed; i++)
+    needed = c.sites[i].stmt && cce_site_clobbers (g, c.sites[i].site)
+             && keep_id[i - first];
+  if (!needed)
+    {
+      pop_cfun ();
+      return;
+    }
+  instrumented_fns.add (node->decl);
+
+  /* (1) Load the id, and the ccStack top if needed, where they are first
+     needed, and before anything could have changed them: the loads go to
+     the nearest common dominator of the sites that use them and of the
+     free calls of functions that clobber the id, hoisted out of loops (and
+     off any cycle of the CFG), so every path reaches them with both as
+     they were at entry, and a path that uses neither (the leaf path of a
+     recursive function, an early return) loads nothing.  At entry where a
+     call is noreturn (GCC 12's sink pass crashes when it moves such a
+     load into a block that ends in one, so there the loads are volatile
+     and stay at entry), where a call returns twice, and where there are
+     landing pads.  */
+  bool pin = false;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
+         !gsi_end_p (gsi) && !pin; gsi_next (&gsi))
+      if (is_gimple_call (gsi_stmt (gsi))
+          && gimple_call_noreturn_p (gsi_stmt (gsi)))
+        pin = true;
+  basic_block entry_bb = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun));
+  basic_block load_bb = NULL;
+  bool at_entry = pin || !pads.is_empty ();
+  if (!at_entry)
+    {
+      calculate_dominance_info (CDI_DOMINATORS);
+      for (size_t i = first; i < last && !at_entry; i++)
+        {
+          gimple *stmt = c.sites[i].stmt;
+          const struct cce_site *s = &g->sites[c.sites[i].site];
+          if (!stmt || !site_has_code (s, stmt))
+            continue;
+          if (gimple_call_flags (stmt) & ECF_RETURNS_TWICE)
+            at_entry = true;
+          if (s->kind == CCE_SITE_LOG || s->kind == CCE_SITE_TRACE
+              || (s->kind == CCE_SITE_DIRECT && s->av == 0
+                  && !cce_site_clobbers (g, c.sites[i].site)))
+            continue;
+          basic_block b = gimple_bb (stmt);
+          load_bb = load_bb ? nearest_common_dominator (CDI_DOMINATORS,
+                                                        load_bb, b)
+                            : b;
+        }
+      profile_count entry_count = entry_bb->count;
+      while (!at_entry && load_bb && load_bb != entry_bb
+             && ((current_loops && bb_loop_depth (load_bb) > 0)
+                 || !load_bb->count.initialized_p ()
+                 || !entry_count.initialized_p ()
+                 || entry_count < load_bb->count))
+        load_bb = get_immediate_dominator (CDI_DOMINATORS, load_bb);
+      free_dominance_info (CDI_DOMINATORS);
+      if (load_bb && bb_on_cycle (load_bb))
+        load_bb = NULL;
+    }
+  if (at_entry || load_bb == entry_bb)
+    load_bb = NULL;
+  gimple_seq entry_seq = NULL, load_seq = NULL;
+  tree id = make_ssa_name (u64);
+  gimple_seq_add_stmt (&load_seq,
+                       gimple_build_assign (id, tls_ref (CCE_TLS_ID, pin)));
+  tree top = NULL_TREE;
+  if (stack_sites)
+    {
+      top = make_ssa_name (u64);
+      gimple_seq_add_stmt (&load_seq,
+                           gimple_build_assign (top, tls_ref (CCE_TLS_TOP,
+                                                            pin)));
+    }
+  if (load_bb)
+    {
+      gimple_stmt_iterator lg = gsi_after_labels (load_bb);
+      gsi_insert_seq_before (&lg, load_seq, GSI_SAME_STMT);
+    }
+  else
+    gimple_seq_add_seq (&entry_seq, load_seq);
+  /* (7) The entry of a traced function logs.  */
+  for (size_t i = first; i < last; i++)
+    if (g->sites[c.sites[i].site].kind == CCE_SITE_TRACE)
+      {
+        tree src = source_decl (node->decl);
+        gcall *log = gimple_build_call (log_at_decl, 2,
+                                        build_int_cst (unsigned_type_node,
+                                                       CCE_TAG_TRACE
+                                                       + trace_index
+                                                           (source_name
+                                                              (src))),
+                                        u64_cst (word (c.sites[i].site)));
+        gimple_set_location (log, DECL_SOURCE_LOCATION (src));
+        gimple_seq_add_stmt (&entry_seq, log);
+      }
+  gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
+                                                      (cfun)), entry_seq);
+
+  for (size_t i = first; i < last; i++)
+    {
+      if (!c.sites[i].stmt)
+        continue;               /* a trace site, done above */
+      gcall *call = as_a<gcall *> (c.sites[i].stmt);
+      uint32_t sn = c.sites[i].site;
+      const struct cce_site *s = &g->sites[sn];
+      if (!site_has_code (s, call))
+        continue;
+      tree callee = gimple_call_fndecl (call);
+      pin_site_stores = callee && fndecl_built_in_p (callee);
+      gimple_seq before = NULL, after = NULL;
+      bool restore_id = keep_id[i - first];
+      bool restore_depth = keep_depth[i - first];
+      gimple_stmt_iterator gsi = gsi_for_stmt (call);
+
+      switch (s->kind)
+        {
+        case CCE_SITE_DIRECT:
+          /* (2) Addition value 0: no code, but for the restore after a
+             function that clobbers the id, where it is read again.  */
+          if (s->av == 0)
+            {
+              if (!restore_id || !cce_site_clobbers (g, sn))
+                continue;
+              gimple_seq_add_stmt (&after,
+                                   gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                                 false),
+                                                        id));
+              break;
+            }
+          /* (3) Store id + av before, id after.  */
+          {
+            tree sum = make_ssa_name (u64);
+            gimple_seq_add_stmt (&before,
+                                 gimple_build_assign (sum, PLUS_EXPR, id,
+                                                      u64_cst (s->av)));
+            gimple_seq_add_stmt (&before,
+                                 gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                               false), sum));
+            if (restore_id)
+              gimple_seq_add_stmt (&after,
+                                   gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                                 false),
+                                                        id));
+          }
+          break;
+        case CCE_SITE_BACK:
+          /* (4a) Recursion folded into the id: stores only, and a push
+             and pop out of line where the id has reached the limit.  */
+          if (folds (s, call))
+            {
+              insert_fold (g, sn, word (sn), call, id);
+              if (restore_id)
+                gimple_seq_add_stmt (&after,
+                                     gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                                   false),
+                                                          id));
+              gsi = gsi_for_stmt (call);
+              break;
+            }
+          /* fall through */
+        case CCE_SITE_INDIRECT:
+        case CCE_SITE_EXTERNAL:
+          /* (4) Carry the context on the ccStack.  A noreturn call runs
+             at most once per call chain: it gets the out-of-line push, and
+             no new blocks (with them, GCC 12's VRP crashes on blocks that
+             end in a noreturn call).  */
+          if (gimple_call_noreturn_p (call) || opt_count)
+            {
+              gimple *p = gimple_build_call (opt_count ? push_counted_decl
+                                             : push_decl, 3, id,
+                                             u64_cst (word (sn)),
+                                             u64_cst (cce_site_entry (g,
+                                                                      sn)));
+              gimple_set_location (p, gimple_location (call));
+              gsi_insert_before (&gsi, p, GSI_SAME_STMT);
+              if (gimple_call_noreturn_p (call))
+                continue;
+            }
+          else
+            {
+              gimple *first_push = insert_push (&gsi, id, top, word (sn),
+                                                cce_site_entry (g, sn));
+              if (guesses_taken_p (g, c.sites[i], call)
+                  && insert_guesses (g, c.sites[i], first_push, id,
+                                     restore_id))
+                gsi = gsi_for_stmt (call);
+            }
+          if (restore_depth)
+            gimple_seq_add_stmt (&after,
+                                 gimple_build_assign (tls_ref (CCE_TLS_TOP,
+                                                               true), top));
+          if (restore_id)
+            gimple_seq_add_stmt (&after,
+                                 gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                               false), id));
+          break;
+        case CCE_SITE_LOG:
+          /* (5) Tell the runtime which log site this is.  */
+          {
+            tree tag = gimple_call_num_args (call) > 0
+                       ? gimple_call_arg (call, 0)
+                       : build_int_cst (unsigned_type_node, 0);
+            if (!useless_type_conversion_p (unsigned_type_node,
+                                            TREE_TYPE (tag)))
+              {
+                tree t = make_ssa_name (unsigned_type_node);
+                gsi_insert_before (&gsi, gimple_build_assign (t, NOP_EXPR,
+                                                              tag),
+                                   GSI_SAME_STMT);
+                tag = t;
+              }
+            gcall *repl = gimple_build_call (log_at_decl, 2, tag,
+                                             u64_cst (word (sn)));
+            gimple_set_location (repl, gimple_location (call));
+            gimple_set_block (repl, gimple_block (call));
+            gimple_call_set_lhs (repl, NULL_TREE);
+            gsi_replace (&gsi, repl, false);
+          }
+          continue;
+        default:
+          continue;
+        }
+      for (gimple_stmt_iterator it = gsi_start (before); !gsi_end_p (it);
+           gsi_next (&it))
+        gimple_set_location (gsi_stmt (it), gimple_location (call));
+      gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
+      for (gimple_stmt_iterator it = gsi_start (after); !gsi_end_p (it);
+           gsi_next (&it))
+        gimple_set_location (gsi_stmt (it), gimple_location (call));
+      insert_after_call (call, after);
+    }
+  pin_site_stores = false;
+
+  /* (6) Restore at each landing pad.  */
+  for (basic_block pad : pads)
+    {
+      gimple_stmt_iterator gsi = gsi_after_labels (pad);
+      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_TOP, true), top);
+      gimple *s2 = gimple_build_assign (tls_ref (CCE_TLS_ID, false), id);
+      gsi_insert_before (&gsi, s1, GSI_SAME_STMT);
+      gsi_insert_before (&gsi, s2, GSI_SAME_STMT);
+    }
+
+  gsi_commit_edge_inserts ();
+  mark_virtual_operands_for_renaming (cfun);
+  update_ssa (TODO_update_ssa);
+  /* New blocks and split edges: what was computed of the CFG is stale.  */
+  free_dominance_info (CDI_DOMINATORS);
+  free_dominance_info (CDI_POST_DOMINATORS);
+  if (current_loops)
+    loops_state_set (LOOPS_NEED_FIXUP);
+  cgraph_edge::rebuild_edges ();
+  pop_cfun ();
+}
+
