@@ -41,33 +41,24 @@
    The numbers match the comments in instrument_function (instrument.cc).  */
 
 #include "cce-plugin.h"
+#include "plugin-version.h"
 
 int plugin_is_GPL_compatible;
 
 static const char *const plugin_name_str = "cce";
 
-/* Plugin options.  GCC 12 parses -fdump-* before it loads plugins, so a
-   plugin pass cannot have a -fdump-ipa-NAME switch of its own; the dump is
-   asked for with -fplugin-arg-cce-dump instead.  */
-bool opt_stats;
-bool opt_dump;
-const char *opt_dump_file;
-std::vector<std::string> opt_trace;   /* functions to trace */
-bool opt_count;
-bool opt_observe_all;
-int opt_fold = -1;    /* -1: the default */
-bool opt_keep = true;  /* register-keeping cold calls, where
-                          CCE_HAVE_KEEP */
-bool opt_clobber = true;   /* cce_graph's preserve_all when false */
-int opt_guess = 3;     /* the most guessed targets of an indirect
-                          call */
+/* Plugin options (the table options[] below), with their defaults.  GCC
+   12 parses -fdump-* before it loads plugins, so a plugin pass cannot have
+   a -fdump-ipa-NAME switch of its own; the dump is asked for with
+   -fplugin-arg-cce-dump instead.  */
+struct cce_options cce_opts;
 
 /* The position of NAME in the trace list, or -1.  */
 int
 trace_index (const char *name)
 {
-  for (size_t i = 0; i < opt_trace.size (); i++)
-    if (opt_trace[i] == name)
+  for (size_t i = 0; i < cce_opts.trace.size (); i++)
+    if (cce_opts.trace[i] == name)
       return (int) i;
   return -1;
 }
@@ -205,99 +196,34 @@ static unsigned int
 cce_execute (void)
 {
   collector c;
-  cgraph_node *node;
   char err[256];
 
   c.g = cce_graph_new ();
   if (!c.g)
     fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
   c.shared = linking_shared_object ();
-  if (!tls_decl)
+  if (!cce_rt[CCE_RT_TLS])
     build_runtime_decls (c.shared);
 
-  /* Step 1: nodes, then sites.  */
-  FOR_EACH_DEFINED_FUNCTION (node)
-    {
-      if (!node->has_gimple_body_p () || node->in_other_partition
-          || node->inlined_to)
-        continue;
-      node->get_body ();
-      uint32_t flags = 0;
-      if (node->address_taken || node->externally_visible
-          || !node->local || DECL_STATIC_CONSTRUCTOR (node->decl)
-          || DECL_STATIC_DESTRUCTOR (node->decl) || node->force_output
-          || MAIN_NAME_P (DECL_NAME (node->decl)))
-        flags |= CCE_NODE_ENTRY;
-      /* main is entered once, by the C library's start-up code; no call
-         out of the program enters it unless its address is taken.  */
-      if (MAIN_NAME_P (DECL_NAME (node->decl)) && !node->address_taken
-          && !c.shared)
-        flags |= CCE_NODE_MAIN;
-      if (node->split_part)
-        flags |= CCE_NODE_SPLIT_PART;
-      /* GCC's own wrapper of several constructors or destructors
-         (_sub_I_65535_0): not a frame of the source.  */
-      if (DECL_ARTIFICIAL (node->decl)
-          && (DECL_STATIC_CONSTRUCTOR (node->decl)
-              || DECL_STATIC_DESTRUCTOR (node->decl)))
-        flags |= CCE_NODE_HIDDEN;
-      uint32_t n = cce_graph_node (c.g, func_of (c, node->decl), flags);
-      c.nodes[node] = n;
-      if (TREE_PUBLIC (node->decl) && !node->split_part
-          && allocator_name_p (external_name (node->decl)))
-        c.allocator_replaced = true;
-      /* A guessed target must be this very body whenever its address is
-         the pointer's: not one another module may interpose.  */
-      if (n != CCE_NONE && node->address_taken && !node->split_part
-          && (!c.shared || node->get_availability () > AVAIL_INTERPOSABLE))
-        {
-          c.address_taken.push_back (node);
-          c.guessable.insert (node);
-        }
-      /* GCC may move a caller's load of the id across a call of a const
-         or pure function (no memory it writes): such a function returns
-         with the id it found.  */
-      if (n != CCE_NONE
-          && (flags_from_decl_or_type (node->decl) & (ECF_CONST | ECF_PURE)))
-        c.g->nodes[n].keeps_id = 1;
-      /* The same for the program's own definition of a function GCC knows
-         as a built-in (malloc, memcpy): GCC assumes it writes no memory
-         but what its arguments point to.  */
-      if (n != CCE_NONE && fndecl_built_in_p (node->decl))
-        c.g->nodes[n].keeps_id = 1;
-    }
-  /* Whether a pointer this module calls may be another cce module's: it
-     refers to a function that may be one (and so to a library that may
-     hand out pointers to its functions), or looks functions up with
-     dlsym.  */
-  FOR_EACH_FUNCTION (node)
-    if (!node->definition
-        && (may_be_instrumented (node->decl)
-            || name_in (IDENTIFIER_POINTER (DECL_NAME (node->decl)),
-                        lookup_fns)))
-      c.foreign_pointers = true;
-  if (opt_guess > 0)
-    collect_field_targets (c);
-  FOR_EACH_DEFINED_FUNCTION (node)
-    if (c.nodes.count (node))
-      collect_sites (c, node);
+  /* Step 1.  */
+  collect_graph (c);
 
   /* Step 2.  */
   struct cce_encode_stats st;
-  c.g->observe_all = opt_observe_all;
-  c.g->preserve_all = !opt_clobber;
-  if (opt_fold >= 0)
-    c.g->fold_max = opt_fold ? opt_fold : -1;
+  c.g->observe_all = cce_opts.observe_all;
+  c.g->preserve_all = !cce_opts.clobber;
+  if (cce_opts.fold >= 0)
+    c.g->fold_max = cce_opts.fold ? cce_opts.fold : -1;
   if (cce_graph_encode (c.g, &st, err, sizeof err) < 0)
     fatal_error (UNKNOWN_LOCATION, "cce: cannot encode the call graph: %s",
                  err);
   if (dump_file)
     dump_decisions (dump_file, c, st);
-  if (opt_dump)
+  if (cce_opts.dump)
     {
       std::string name;
-      if (opt_dump_file)
-        name = opt_dump_file;
+      if (cce_opts.dump_file)
+        name = cce_opts.dump_file;
       else
         {
           /* lto1's dump base is OUTPUT.ltransN.ltrans or OUTPUT.wpa.  */
@@ -319,7 +245,7 @@ cce_execute (void)
             fclose (f);
         }
     }
-  if (opt_stats)
+  if (cce_opts.stats)
     fprintf (stderr, "cce: %zu functions, %zu sites: %zu direct "
              "(%zu free), %zu back edges (%zu folded), %zu overflow cuts, "
              "%zu indirect (%zu guessed), %zu external, %zu log; max numCC "
@@ -408,7 +334,7 @@ cce_override_gate (void *gate_status, void *)
      block's loads of the id and depth, then crash in update_ssa (bash's
      assign_compound_array_list at -O2).  The other threaders stay.  */
   if (strcmp (current_pass->name, "thread") == 0 && current_function_decl
-      && instrumented_fns.contains (current_function_decl))
+      && cce_instrumented_p (current_function_decl))
     *(bool *) gate_status = false;
 }
 
@@ -429,7 +355,7 @@ cce_keep_traced (void *, void *)
       if (lookup_attribute ("always_inline", DECL_ATTRIBUTES (decl)))
         {
           warning_at (DECL_SOURCE_LOCATION (decl), 0,
-                      "cce: cannot trace always_inline function %qD", decl);
+                      "cce: cannot trace %<always_inline%> function %qD", decl);
           continue;
         }
       DECL_UNINLINABLE (decl) = 1;
@@ -477,34 +403,35 @@ struct option_spec
 };
 
 static const struct option_spec options[] = {
-  { "stats", OPTION_FLAG, 0, 0, &opt_stats, NULL, "",
+  { "stats", OPTION_FLAG, 0, 0, &cce_opts.stats, NULL, "",
     "print a one-line summary of the plugin's decisions to stderr",
     NULL, NULL },
-  { "dump", OPTION_FILE, 0, 0, &opt_dump, &opt_dump_file, "[=FILE]",
+  { "dump", OPTION_FILE, 0, 0, &cce_opts.dump, &cce_opts.dump_file,
+    "[=FILE]",
     "write the plugin's decisions (nodes, numCC, sites, addition\n"
     "values, back edges) to FILE, by default OUTPUT.cce", NULL, NULL },
-  { "trace", OPTION_LIST, 0, 0, &opt_trace, NULL, "=F[,F...]",
+  { "trace", OPTION_LIST, 0, 0, &cce_opts.trace, NULL, "=F[,F...]",
     "log a record at every entry of each function F, with tag\n"
     "0xfff00000 + its position in the list (give it when compiling\n"
     "too: traced functions are not inlined)",
     "a list of functions", "F1,F2" },
-  { "count", OPTION_FLAG, 0, 0, &opt_count, NULL, "",
+  { "count", OPTION_FLAG, 0, 0, &cce_opts.count, NULL, "",
     "count ccStack pushes (out of line; the runtime reports them at\n"
     "exit when CCE_STATS names a file)", NULL, NULL },
-  { "observe-all", OPTION_FLAG, 0, 0, &opt_observe_all, NULL, "",
+  { "observe-all", OPTION_FLAG, 0, 0, &cce_opts.observe_all, NULL, "",
     "encode every call, as if every function logged", NULL, NULL },
-  { "fold", OPTION_NUMBER, 0, 48, &opt_fold, NULL, "=N",
+  { "fold", OPTION_NUMBER, 0, 48, &cce_opts.fold, NULL, "=N",
     "fold recursion into the id up to a limit of at most BASE * 2^N\n"
     "(default 32); 0: every back edge pushes",
     "a number of bits from 0 (no folding) to 48", "16" },
-  { "keep", OPTION_BOOL, 0, 1, &opt_keep, NULL, "=0|1",
+  { "keep", OPTION_BOOL, 0, 1, &cce_opts.keep, NULL, "=0|1",
     "1 (default, x86-64): cold pushes, pops and grows keep every\n"
     "register; 0: plain calls", "0 (plain calls on cold paths) or 1", "0" },
-  { "clobber", OPTION_BOOL, 0, 1, &opt_clobber, NULL, "=0|1",
+  { "clobber", OPTION_BOOL, 0, 1, &cce_opts.clobber, NULL, "=0|1",
     "1 (default): functions not callable from outside may return\n"
     "with the id their last call stored; 0: every function restores it",
     "0 (every function restores the id) or 1", "0" },
-  { "guess", OPTION_NUMBER, 0, 8, &opt_guess, NULL, "=N",
+  { "guess", OPTION_NUMBER, 0, 8, &cce_opts.guess, NULL, "=N",
     "an indirect call compares the pointer with at most N likely\n"
     "targets and calls a match directly (default 3; 0: none)",
     "the most targets an indirect call compares with, from 0 (none: "
@@ -561,10 +488,10 @@ parse_trace_list (const char *value)
           return false;
         }
       if (trace_index (name.c_str ()) < 0)
-        opt_trace.push_back (name);
+        cce_opts.trace.push_back (name);
       p = q + 1;
     }
-  if (opt_trace.size () > 0xfffff)
+  if (cce_opts.trace.size () > 0xfffff)
     {
       error ("cce: too many functions to trace");
       return false;
@@ -626,6 +553,14 @@ parse_option (const char *key, const char *value)
 
 static struct plugin_info cce_plugin_info = { "0.1.0", NULL };
 
+/* The trees the plugin keeps across passes, for GCC's garbage
+   collector.  */
+static const struct ggc_root_tab cce_ggc_roots[] = {
+  { &cce_rt[0], CCE_RT_MAX, sizeof (cce_rt[0]), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
+
 int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
 {
@@ -645,11 +580,14 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
   for (int i = 0; i < info->argc; i++)
     if (!parse_option (info->argv[i].key, info->argv[i].value))
       return 0;
-  opt_keep = opt_keep && CCE_HAVE_KEEP;
+  cce_opts.keep = cce_opts.keep && CCE_HAVE_KEEP;
 
   static std::string help = options_help ();
   cce_plugin_info.help = help.c_str ();
   register_callback (plugin_name_str, PLUGIN_INFO, NULL, &cce_plugin_info);
+
+  register_callback (plugin_name_str, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+                     (void *) cce_ggc_roots);
 
   /* 3. In WPA, ask for one partition so the pass sees the whole program.  */
   if (flag_wpa)
@@ -664,7 +602,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
                      NULL);
 
   /* 6. Keep traced functions out of line.  */
-  if (!opt_trace.empty ())
+  if (!cce_opts.trace.empty ())
     register_callback (plugin_name_str, PLUGIN_ALL_IPA_PASSES_START,
                        cce_keep_traced, NULL);
 

@@ -21,17 +21,23 @@
 #include "cce-abi.h"
 #include "cce-core.h"
 
-/* Plugin options (cce-plugin.cc).  */
-extern bool opt_stats;
-extern bool opt_dump;
-extern const char *opt_dump_file;
-extern std::vector<std::string> opt_trace;
-extern bool opt_count;
-extern bool opt_observe_all;
-extern int opt_fold;
-extern bool opt_keep;
-extern bool opt_clobber;
-extern int opt_guess;
+/* The plugin's options (cce-plugin.cc).  */
+struct cce_options
+{
+  bool stats = false;           /* a summary on stderr */
+  bool dump = false;            /* the decisions, to dump_file */
+  const char *dump_file = NULL;
+  std::vector<std::string> trace;   /* functions whose entries log */
+  bool count = false;           /* counted, out-of-line pushes */
+  bool observe_all = false;     /* every call encoded */
+  int fold = -1;                /* recursion folded: bits; -1 the default */
+  bool keep = true;             /* register-keeping cold calls, where
+                                   CCE_HAVE_KEEP */
+  bool clobber = true;          /* cce_graph's preserve_all when false */
+  int guess = 3;                /* the most guessed targets of an indirect
+                                   call */
+};
+extern struct cce_options cce_opts;
 int trace_index (const char *name);
 
 /* Collecting the call graph (collect.cc).  */
@@ -75,20 +81,23 @@ struct collector
 
 tree source_decl (tree fndecl);
 const char *source_name (tree decl);
-const char *external_name (tree fndecl);
-uint32_t func_of (collector &c, tree fndecl);
-bool name_in (const char *name, const char *const *names);
-bool allocator_name_p (const char *name);
 bool is_runtime (tree fndecl);
-bool may_be_instrumented (tree fndecl);
-extern const char *const lookup_fns[];
-void collect_field_targets (collector &c);
-void collect_sites (collector &c, cgraph_node *node);
+void collect_graph (collector &c);
 
 /* Instrumenting (instrument.cc).  */
-extern tree tls_decl;
-extern hash_set<tree> instrumented_fns;
+enum cce_rt_decl
+{
+  CCE_RT_TLS,           /* __thread uint64_t __cce_tls[CCE_TLS_WORDS] */
+  CCE_RT_GROW,          /* uint64_t __cce_grow (uint64_t) */
+  CCE_RT_PUSH,          /* void __cce_push (uint64_t, uint64_t, uint64_t) */
+  CCE_RT_PUSH_COUNTED,  /* the same, counted */
+  CCE_RT_POP,           /* void __cce_pop (uint64_t) */
+  CCE_RT_LOG_AT,        /* void __cce_log_at (unsigned, uint64_t) */
+  CCE_RT_MAX
+};
+extern tree cce_rt[CCE_RT_MAX];
 void build_runtime_decls (bool shared);
+bool cce_instrumented_p (tree fndecl);
 void instrument_function (collector &c, size_t first, size_t last);
 
 #endif /* CCE_PLUGIN_H */

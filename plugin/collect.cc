@@ -27,7 +27,7 @@ source_name (tree decl)
 
 /* The name of external function FNDECL as the program calls it: its
    symbol (GOMP_parallel, not __builtin_GOMP_parallel).  */
-const char *
+static const char *
 external_name (tree fndecl)
 {
   const char *name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fndecl));
@@ -35,7 +35,7 @@ external_name (tree fndecl)
 }
 
 /* The function number of FNDECL's source function in C.  */
-uint32_t
+static uint32_t
 func_of (collector &c, tree fndecl)
 {
   tree src = source_decl (fndecl);
@@ -50,7 +50,7 @@ func_of (collector &c, tree fndecl)
 }
 
 /* Is NAME one of the NULL-terminated list NAMES?  */
-bool
+static bool
 name_in (const char *name, const char *const *names)
 {
   for (; *names; names++)
@@ -62,7 +62,7 @@ name_in (const char *name, const char *const *names)
 /* Does NAME belong to the allocator that the C library calls by name, so
    that a program's own definition replaces it inside the library too
    (glibc's manual, "Replacing malloc")?  */
-bool
+static bool
 allocator_name_p (const char *name)
 {
   static const char *const names[] = {
@@ -214,14 +214,14 @@ is_runtime (tree fndecl)
 }
 
 /* Functions that return pointers to functions of any module.  */
-const char *const lookup_fns[] = { "dlsym", "dlvsym", NULL };
+static const char *const lookup_fns[] = { "dlsym", "dlvsym", NULL };
 
 /* May the external function FNDECL be a function of another module built
    with cce (a shared library of the program), whose log sites this
    module cannot see?  Not a function GCC knows as a built-in, nor one
    declared in a system header: those are the C library's and its
    kind, never built with cce.  */
-bool
+static bool
 may_be_instrumented (tree fndecl)
 {
   return !fndecl_built_in_p (fndecl) && !DECL_IN_SYSTEM_HEADER (fndecl)
@@ -283,7 +283,7 @@ note_initializer (collector &c, tree init)
 
 /* Where the program stores function addresses into fields: in the
    initializers of its variables and in assignments of its bodies.  */
-void
+static void
 collect_field_targets (collector &c)
 {
   varpool_node *v;
@@ -315,7 +315,7 @@ collect_field_targets (collector &c)
    loaded from a field, the functions whose address the program stores in
    that field (collect_field_targets), else the functions of the program
    whose address is taken; of these, those whose type is the call's, if
-   there are at most opt_guess of them (not the caller itself: that edge
+   there are at most cce_opts.guess of them (not the caller itself: that edge
    would only ever be a back edge).
    Each becomes a direct site of its own, with the call's frames.  Which
    of them is called is decided at run time by comparing addresses, so a
@@ -326,7 +326,7 @@ add_guesses (collector &c, site_info &si)
   gcall *call = as_a<gcall *> (si.stmt);
   tree fntype = gimple_call_fntype (call);
   tree fn = gimple_call_fn (call);
-  if (opt_guess <= 0 || !fntype || !fn || TREE_CODE (fn) != SSA_NAME
+  if (cce_opts.guess <= 0 || !fntype || !fn || TREE_CODE (fn) != SSA_NAME
       || gimple_call_noreturn_p (call)
       || (gimple_call_flags (call) & ECF_RETURNS_TWICE))
     return;
@@ -348,7 +348,7 @@ add_guesses (collector &c, site_info &si)
     if (t != si.node && types_compatible_p (TREE_TYPE (t->decl), fntype))
       {
         found.push_back (t);
-        if (found.size () > (size_t) opt_guess)
+        if (found.size () > (size_t) cce_opts.guess)
           return;
       }
   if (found.empty ())
@@ -369,7 +369,7 @@ add_guesses (collector &c, site_info &si)
 }
 
 /* Record the call sites of NODE's body.  */
-void
+static void
 collect_sites (collector &c, cgraph_node *node)
 {
   function *fun = DECL_STRUCT_FUNCTION (node->decl);
@@ -379,7 +379,7 @@ collect_sites (collector &c, cgraph_node *node)
 
   /* The entry of a traced function: a log site with the function's own
      frame, at its declaration.  A split part is not an entry.  */
-  if (!opt_trace.empty () && !node->split_part)
+  if (!cce_opts.trace.empty () && !node->split_part)
     {
       tree src = source_decl (node->decl);
       if (trace_index (source_name (src)) >= 0)
@@ -462,3 +462,77 @@ collect_sites (collector &c, cgraph_node *node)
       }
 }
 
+/* Collect the call graph of the whole program into C: its nodes (the
+   functions with bodies), what may call into it from outside, then the
+   sites of every body.  */
+void
+collect_graph (collector &c)
+{
+  cgraph_node *node;
+
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      if (!node->has_gimple_body_p () || node->in_other_partition
+          || node->inlined_to)
+        continue;
+      node->get_body ();
+      uint32_t flags = 0;
+      if (node->address_taken || node->externally_visible
+          || !node->local || DECL_STATIC_CONSTRUCTOR (node->decl)
+          || DECL_STATIC_DESTRUCTOR (node->decl) || node->force_output
+          || MAIN_NAME_P (DECL_NAME (node->decl)))
+        flags |= CCE_NODE_ENTRY;
+      /* main is entered once, by the C library's start-up code; no call
+         out of the program enters it unless its address is taken.  */
+      if (MAIN_NAME_P (DECL_NAME (node->decl)) && !node->address_taken
+          && !c.shared)
+        flags |= CCE_NODE_MAIN;
+      if (node->split_part)
+        flags |= CCE_NODE_SPLIT_PART;
+      /* GCC's own wrapper of several constructors or destructors
+         (_sub_I_65535_0): not a frame of the source.  */
+      if (DECL_ARTIFICIAL (node->decl)
+          && (DECL_STATIC_CONSTRUCTOR (node->decl)
+              || DECL_STATIC_DESTRUCTOR (node->decl)))
+        flags |= CCE_NODE_HIDDEN;
+      uint32_t n = cce_graph_node (c.g, func_of (c, node->decl), flags);
+      c.nodes[node] = n;
+      if (TREE_PUBLIC (node->decl) && !node->split_part
+          && allocator_name_p (external_name (node->decl)))
+        c.allocator_replaced = true;
+      /* A guessed target must be this very body whenever its address is
+         the pointer's: not one another module may interpose.  */
+      if (n != CCE_NONE && node->address_taken && !node->split_part
+          && (!c.shared || node->get_availability () > AVAIL_INTERPOSABLE))
+        {
+          c.address_taken.push_back (node);
+          c.guessable.insert (node);
+        }
+      /* GCC may move a caller's load of the id across a call of a const
+         or pure function (no memory it writes): such a function returns
+         with the id it found.  */
+      if (n != CCE_NONE
+          && (flags_from_decl_or_type (node->decl) & (ECF_CONST | ECF_PURE)))
+        c.g->nodes[n].keeps_id = 1;
+      /* The same for the program's own definition of a function GCC knows
+         as a built-in (malloc, memcpy): GCC assumes it writes no memory
+         but what its arguments point to.  */
+      if (n != CCE_NONE && fndecl_built_in_p (node->decl))
+        c.g->nodes[n].keeps_id = 1;
+    }
+  /* Whether a pointer this module calls may be another cce module's: it
+     refers to a function that may be one (and so to a library that may
+     hand out pointers to its functions), or looks functions up with
+     dlsym.  */
+  FOR_EACH_FUNCTION (node)
+    if (!node->definition
+        && (may_be_instrumented (node->decl)
+            || name_in (IDENTIFIER_POINTER (DECL_NAME (node->decl)),
+                        lookup_fns)))
+      c.foreign_pointers = true;
+  if (cce_opts.guess > 0)
+    collect_field_targets (c);
+  FOR_EACH_DEFINED_FUNCTION (node)
+    if (c.nodes.count (node))
+      collect_sites (c, node);
+}

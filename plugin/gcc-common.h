@@ -1,11 +1,13 @@
 /* gcc-common.h -- the one place that includes GCC's plugin headers, in the
-   order GCC 12 needs them.  Every version difference goes here.  */
+   order GCC 12 needs them.  Every version difference goes here.  (The
+   version check against the running GCC, plugin-version.h, is
+   cce-plugin.cc's alone: the header defines data.)  */
 
 #ifndef CCE_GCC_COMMON_H
 #define CCE_GCC_COMMON_H
 
 #include "gcc-plugin.h"
-#include "plugin-version.h"
+#include "bversion.h"
 #include "config.h"
 #include "system.h"
 #include "coretypes.h"
@@ -43,7 +45,7 @@
 #include "profile-count.h"
 #include "sreal.h"
 
-#if GCCPLUGIN_VERSION_MAJOR != 12
+#if BUILDING_GCC_MAJOR != 12
 #error "cce supports GCC 12 only"
 #endif
 

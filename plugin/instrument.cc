@@ -6,12 +6,9 @@
 /* ------------------------------------------------------------------ */
 /* Declarations of the runtime ABI (cce-abi.h), built once per lto1.  */
 
-tree tls_decl;          /* __thread uint64_t __cce_tls[CCE_TLS_WORDS] */
-static tree grow_decl;    /* uint64_t __cce_grow (uint64_t) */
-static tree push_decl;    /* void __cce_push (uint64_t, uint64_t, uint64_t) */
-static tree push_counted_decl;  /* the same, counted */
-static tree pop_decl;     /* void __cce_pop (uint64_t) */
-static tree log_at_decl;  /* void __cce_log_at (unsigned, uint64_t) */
+/* The runtime's declarations, built once per lto1: trees kept across
+   passes, so a root of GCC's garbage collector (cce_ggc_roots).  */
+tree cce_rt[CCE_RT_MAX];
 
 /* Build an external, nothrow, leaf function declaration NAME of TYPE.  */
 static tree
@@ -33,20 +30,20 @@ build_runtime_decls (bool shared)
   tree u64 = long_long_unsigned_type_node;
   tree type = build_array_type_nelts (u64, CCE_TLS_WORDS);
 
-  tls_decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
+  cce_rt[CCE_RT_TLS] = build_decl (UNKNOWN_LOCATION, VAR_DECL,
                          get_identifier (CCE_SYM_TLS), type);
-  TREE_PUBLIC (tls_decl) = 1;
-  DECL_ARTIFICIAL (tls_decl) = 1;
-  TREE_ADDRESSABLE (tls_decl) = 1;
+  TREE_PUBLIC (cce_rt[CCE_RT_TLS]) = 1;
+  DECL_ARTIFICIAL (cce_rt[CCE_RT_TLS]) = 1;
+  TREE_ADDRESSABLE (cce_rt[CCE_RT_TLS]) = 1;
   if (shared)
     {
       /* A shared object refers to the block through its GOT
          (initial-exec): libcce, loaded at start-up, defines it, or the
          executable does when it was built with cce.  */
-      DECL_EXTERNAL (tls_decl) = 1;
-      TREE_STATIC (tls_decl) = 0;
-      set_decl_tls_model (tls_decl, TLS_MODEL_INITIAL_EXEC);
-      varpool_node::get_create (tls_decl);
+      DECL_EXTERNAL (cce_rt[CCE_RT_TLS]) = 1;
+      TREE_STATIC (cce_rt[CCE_RT_TLS]) = 0;
+      set_decl_tls_model (cce_rt[CCE_RT_TLS], TLS_MODEL_INITIAL_EXEC);
+      varpool_node::get_create (cce_rt[CCE_RT_TLS]);
     }
   else
     {
@@ -56,27 +53,27 @@ build_runtime_decls (bool shared)
          since libcce defines the same symbol, and the dynamic linker binds
          libcce's and every shared object's references to it (cce-abi.h,
          CCE_SYM_TLS).  */
-      DECL_EXTERNAL (tls_decl) = 0;
-      TREE_STATIC (tls_decl) = 1;
-      TREE_USED (tls_decl) = 1;
-      DECL_PRESERVE_P (tls_decl) = 1;
-      SET_DECL_ALIGN (tls_decl, CCE_TLS_WORDS * 64);
-      DECL_USER_ALIGN (tls_decl) = 1;
-      set_decl_tls_model (tls_decl, TLS_MODEL_LOCAL_EXEC);
-      varpool_node::finalize_decl (tls_decl);
+      DECL_EXTERNAL (cce_rt[CCE_RT_TLS]) = 0;
+      TREE_STATIC (cce_rt[CCE_RT_TLS]) = 1;
+      TREE_USED (cce_rt[CCE_RT_TLS]) = 1;
+      DECL_PRESERVE_P (cce_rt[CCE_RT_TLS]) = 1;
+      SET_DECL_ALIGN (cce_rt[CCE_RT_TLS], CCE_TLS_WORDS * 64);
+      DECL_USER_ALIGN (cce_rt[CCE_RT_TLS]) = 1;
+      set_decl_tls_model (cce_rt[CCE_RT_TLS], TLS_MODEL_LOCAL_EXEC);
+      varpool_node::finalize_decl (cce_rt[CCE_RT_TLS]);
     }
 
-  grow_decl = build_runtime_fn (CCE_SYM_GROW,
+  cce_rt[CCE_RT_GROW] = build_runtime_fn (CCE_SYM_GROW,
                                 build_function_type_list (u64, u64,
                                                           NULL_TREE));
   tree push_type = build_function_type_list (void_type_node, u64, u64, u64,
                                              NULL_TREE);
-  push_decl = build_runtime_fn (CCE_SYM_PUSH, push_type);
-  push_counted_decl = build_runtime_fn (CCE_SYM_PUSH_COUNTED, push_type);
-  pop_decl = build_runtime_fn (CCE_SYM_POP,
+  cce_rt[CCE_RT_PUSH] = build_runtime_fn (CCE_SYM_PUSH, push_type);
+  cce_rt[CCE_RT_PUSH_COUNTED] = build_runtime_fn (CCE_SYM_PUSH_COUNTED, push_type);
+  cce_rt[CCE_RT_POP] = build_runtime_fn (CCE_SYM_POP,
                                build_function_type_list (void_type_node, u64,
                                                          NULL_TREE));
-  log_at_decl = build_runtime_fn (CCE_SYM_LOG_AT,
+  cce_rt[CCE_RT_LOG_AT] = build_runtime_fn (CCE_SYM_LOG_AT,
                                   build_function_type_list (void_type_node,
                                                             unsigned_type_node,
                                                             u64, NULL_TREE));
@@ -128,8 +125,8 @@ static gimple *
 cold_push (tree id, uint64_t word, uint64_t entry)
 {
   tree u64 = long_long_unsigned_type_node;
-  if (opt_count || !opt_keep)
-    return gimple_build_call (opt_count ? push_counted_decl : push_decl, 3,
+  if (cce_opts.count || !cce_opts.keep)
+    return gimple_build_call (cce_opts.count ? cce_rt[CCE_RT_PUSH_COUNTED] : cce_rt[CCE_RT_PUSH], 3,
                               id, build_int_cst (u64, word),
                               build_int_cst (u64, entry));
   char setup[96];
@@ -145,8 +142,8 @@ cold_push (tree id, uint64_t word, uint64_t entry)
 static gimple *
 cold_pop (tree id)
 {
-  if (!opt_keep)
-    return gimple_build_call (pop_decl, 1, id);
+  if (!cce_opts.keep)
+    return gimple_build_call (cce_rt[CCE_RT_POP], 1, id);
   return keep_call (CCE_SYM_POP_ENTRY_KEEP, "", NULL_TREE, NULL_TREE);
 }
 
@@ -154,9 +151,9 @@ cold_pop (tree id)
 static gimple *
 cold_grow (tree top, tree grown)
 {
-  if (!opt_keep)
+  if (!cce_opts.keep)
     {
-      gcall *g = gimple_build_call (grow_decl, 1, top);
+      gcall *g = gimple_build_call (cce_rt[CCE_RT_GROW], 1, top);
       gimple_call_set_lhs (g, grown);
       return g;
     }
@@ -177,18 +174,12 @@ word_ref (tree addr, unsigned offset, bool volatile_p)
   return ref;
 }
 
-/* Set while the code of a call GCC knows as a built-in is inserted (the
-   program's own malloc, free, memcpy...): GCC assumes such a call reads
-   no memory of ours, and would delete our stores before it as dead.  */
-static bool pin_site_stores;
-
-/* A reference to word K of the TLS block, volatile if VOLATILE_P or
-   pin_site_stores.  */
+/* A reference to word K of the TLS block, volatile if VOLATILE_P.  */
 static tree
 tls_ref (unsigned k, bool volatile_p)
 {
-  return word_ref (build_fold_addr_expr (tls_decl), 8 * k,
-                   volatile_p || pin_site_stores);
+  return word_ref (build_fold_addr_expr (cce_rt[CCE_RT_TLS]), 8 * k,
+                   volatile_p);
 }
 
 /* ------------------------------------------------------------------ */
@@ -258,11 +249,11 @@ add_cold_branch (gcond *cond, gimple *cold)
    (cce-abi.h): take the slot at TOP, growing the stack on the cold path
    (where a TOP of 0 goes too), write (ID, SITE) into it and enter the
    callee's segment with ENTRY.  The call ends up in a new basic block;
-   *GSI points at it again on return.  Returns the first statement of the
-   push.  */
+   *GSI points at it again on return.  PIN: the store of the id is
+   volatile (pin_stores_p).  Returns the first statement of the push.  */
 static gimple *
 insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
-             uint64_t entry)
+             uint64_t entry, bool pin)
 {
   tree u64 = long_long_unsigned_type_node;
   gimple *call = gsi_stmt (*gsi);
@@ -310,7 +301,7 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
                                                   id));
   gimple_seq_add_stmt (&seq, gimple_build_assign (word_ref (addr, 8, true),
                                                   build_int_cst (u64, site)));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_ref (CCE_TLS_ID, false),
+  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_ref (CCE_TLS_ID, pin),
                                                   build_int_cst (u64,
                                                                  entry)));
   for (gimple_stmt_iterator it = gsi_start (seq); !gsi_end_p (it);
@@ -348,11 +339,12 @@ guess_used (const struct cce_graph *g, const guess &q)
    call needs no restore at all, and GCC may make it a tail call.
    Elsewhere the guesses only store and fall through to the one call and
    its restores (the top's restore writes back the value the callee
-   kept): a copy that restores the id measured no better.  Returns the
-   number of guesses taken.  */
+   kept): a copy that restores the id measured no better.  PIN: the
+   stores of the id are volatile (pin_stores_p).  Returns the number of
+   guesses taken.  */
 static unsigned
 insert_guesses (const struct cce_graph *g, const site_info &si,
-                gimple *first, tree id, bool restore_id)
+                gimple *first, tree id, bool restore_id, bool pin)
 {
   tree u64 = long_long_unsigned_type_node;
   gcall *call = as_a<gcall *> (si.stmt);
@@ -433,7 +425,7 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
           tree sum = make_ssa_name (u64);
           gimple *add = gimple_build_assign (sum, PLUS_EXPR, id,
                                              u64_cst (s->av));
-          gimple *st = gimple_build_assign (tls_ref (CCE_TLS_ID, false),
+          gimple *st = gimple_build_assign (tls_ref (CCE_TLS_ID, pin),
                                             sum);
           gimple_set_location (add, loc);
           gimple_set_location (st, loc);
@@ -473,10 +465,11 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
 /* Around the call STMT of back site SN folded into the id (cce-abi.h):
    the callee's id from ID before it, and on the cold path, where ID has
    reached the callee's fold limit, an out-of-line push before and pop
-   after.  The restore of the id, if any, is left to the caller.  */
+   after.  The restore of the id, if any, is left to the caller.  PIN:
+   the store of the id is volatile (pin_stores_p).  */
 static void
 insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
-             gcall *call, tree id)
+             gcall *call, tree id, bool pin)
 {
   tree u64 = long_long_unsigned_type_node;
   const struct cce_site *s = &g->sites[sn];
@@ -499,7 +492,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
                                                      u64_cst (t->numcc
                                                               + s->fold)));
   gimple_seq_add_stmt (&before, gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                              false), fid));
+                                                              pin), fid));
   for (gimple_stmt_iterator it = gsi_start (before); !gsi_end_p (it);
        gsi_next (&it))
     gimple_set_location (gsi_stmt (it), loc);
@@ -586,9 +579,6 @@ folds (const struct cce_site *s, gimple *stmt)
          && !(gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
 }
 
-/* The functions instrumented, for cce_override_gate.  */
-hash_set<tree> instrumented_fns;
-
 /* Does site S (call STMT, NULL for a trace site) of an observed node need
    code?  Not if no log site can be reached through it -- except a setjmp:
    the code after it restores the id and depth of its function when
@@ -609,7 +599,7 @@ guesses_taken_p (const struct cce_graph *g, const site_info &si, gcall *call)
 {
   const struct cce_site *s = &g->sites[si.site];
   if (!cce_kind_on_stack (s->kind) || folds (s, call)
-      || gimple_call_noreturn_p (call) || opt_count)
+      || gimple_call_noreturn_p (call) || cce_opts.count)
     return false;
   for (const guess &q : si.guesses)
     if (guess_used (g, q))
@@ -638,7 +628,7 @@ site_effect_of (const struct cce_graph *g, uint32_t sn, gcall *call)
   if (folds (t, call))
     return CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP;
   if (cce_kind_on_stack (t->kind))
-    return gimple_call_noreturn_p (call) || opt_count
+    return gimple_call_noreturn_p (call) || cce_opts.count
            ? CCE_FLOW_DEF_ID | CCE_FLOW_USE_TOP
            : CCE_FLOW_DEF_ID | CCE_FLOW_DEF_TOP;
   if (t->kind == CCE_SITE_DIRECT && t->av != 0)
@@ -781,73 +771,241 @@ bb_on_cycle (basic_block bb)
   return false;
 }
 
-/* Instrument the sites SITES[FIRST .. LAST) of one node.  */
-void
-instrument_function (collector &c, size_t first, size_t last)
+/* Does the code around CALL need volatile stores of the id?  Where GCC
+   knows the callee as a built-in (the program's own malloc, free,
+   memcpy...): GCC assumes such a call reads no memory of ours, and would
+   delete our stores before it as dead.  */
+static bool
+pin_stores_p (gcall *call)
 {
-  cgraph_node *node = c.sites[first].node;
-  struct cce_graph *g = c.g;
-  bool needed = false, stack_sites = false;
-  tree u64 = long_long_unsigned_type_node;
+  tree callee = gimple_call_fndecl (call);
+  return callee && fndecl_built_in_p (callee);
+}
 
-  auto word = [&c] (uint32_t sn) { return CCE_SITE_WORD (c.key, sn); };
-  /* A function from which no log site can be reached keeps its code as it
-     is: nothing it does is ever observed.  */
-  if (!g->nodes[c.nodes[node]].observed)
-    return;
-  bool clobber_sites = false;
-  for (size_t i = first; i < last; i++)
+/* The code of one site, as its emitter builds it.  */
+struct site_code
+{
+  const struct cce_graph *g;
+  const site_info *si;
+  gcall *call;
+  uint32_t sn;                  /* its site */
+  uint64_t word;                /* its site word (CCE_SITE_WORD) */
+  tree id, top;                 /* the function's id and top (1) */
+  bool restore_id, restore_depth;   /* plan_restores */
+  bool pin;                     /* pin_stores_p */
+  gimple_stmt_iterator gsi;     /* at the call */
+  gimple_seq before, after;     /* what goes before and after the call */
+};
+
+/* Add to SEQ the store of VALUE to the id, for the site of SC.  */
+static void
+store_id (const site_code &sc, gimple_seq *seq, tree value)
+{
+  gimple_seq_add_stmt (seq, gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                          sc.pin), value));
+}
+
+/* (2) A direct call with addition value 0: no code, but for the restore
+   after a function that clobbers the id, where it is read again.
+   (3) Any other direct call: store id + av before, id after.  */
+static bool
+emit_direct (site_code &sc)
+{
+  const struct cce_site *s = &sc.g->sites[sc.sn];
+  if (s->av == 0)
     {
-      const struct cce_site *s = &g->sites[c.sites[i].site];
-      if (!site_has_code (s, c.sites[i].stmt))
+      if (!sc.restore_id || !cce_site_clobbers (sc.g, sc.sn))
+        return false;
+      store_id (sc, &sc.after, sc.id);
+      return true;
+    }
+  tree sum = make_ssa_name (long_long_unsigned_type_node);
+  gimple_seq_add_stmt (&sc.before, gimple_build_assign (sum, PLUS_EXPR, sc.id,
+                                                        u64_cst (s->av)));
+  store_id (sc, &sc.before, sum);
+  if (sc.restore_id)
+    store_id (sc, &sc.after, sc.id);
+  return true;
+}
+
+/* (4a) A back edge of recursion folded into the id: stores only, and a
+   push and pop out of line where the id has reached the limit.  */
+static bool
+emit_folded (site_code &sc)
+{
+  insert_fold (sc.g, sc.sn, sc.word, sc.call, sc.id, sc.pin);
+  if (sc.restore_id)
+    store_id (sc, &sc.after, sc.id);
+  sc.gsi = gsi_for_stmt (sc.call);
+  return true;
+}
+
+/* (4) Carry the context on the ccStack: an indirect call (its guessed
+   targets first), a call out of the module, a back edge, an overflow
+   cut.  A noreturn call runs at most once per call chain: it gets the
+   out-of-line push, and no new blocks (with them, GCC 12's VRP crashes on
+   blocks that end in a noreturn call), and nothing after it.  */
+static bool
+emit_stack (site_code &sc)
+{
+  gcall *call = sc.call;
+  if (gimple_call_noreturn_p (call) || cce_opts.count)
+    {
+      gimple *p = gimple_build_call (cce_opts.count ? cce_rt[CCE_RT_PUSH_COUNTED]
+                                     : cce_rt[CCE_RT_PUSH], 3, sc.id,
+                                     u64_cst (sc.word),
+                                     u64_cst (cce_site_entry (sc.g, sc.sn)));
+      gimple_set_location (p, gimple_location (call));
+      gsi_insert_before (&sc.gsi, p, GSI_SAME_STMT);
+      if (gimple_call_noreturn_p (call))
+        return false;
+    }
+  else
+    {
+      gimple *first_push = insert_push (&sc.gsi, sc.id, sc.top, sc.word,
+                                        cce_site_entry (sc.g, sc.sn), sc.pin);
+      if (guesses_taken_p (sc.g, *sc.si, call)
+          && insert_guesses (sc.g, *sc.si, first_push, sc.id, sc.restore_id,
+                             sc.pin))
+        sc.gsi = gsi_for_stmt (call);
+    }
+  if (sc.restore_depth)
+    gimple_seq_add_stmt (&sc.after,
+                         gimple_build_assign (tls_ref (CCE_TLS_TOP, true),
+                                              sc.top));
+  if (sc.restore_id)
+    store_id (sc, &sc.after, sc.id);
+  return true;
+}
+
+/* (5) A log site: cce_log (TAG) becomes __cce_log_at (TAG, WORD), which
+   tells the runtime which site it is.  Nothing goes before or after.  */
+static bool
+emit_log (site_code &sc)
+{
+  gcall *call = sc.call;
+  tree tag = gimple_call_num_args (call) > 0
+             ? gimple_call_arg (call, 0)
+             : build_int_cst (unsigned_type_node, 0);
+  if (!useless_type_conversion_p (unsigned_type_node, TREE_TYPE (tag)))
+    {
+      tree t = make_ssa_name (unsigned_type_node);
+      gsi_insert_before (&sc.gsi, gimple_build_assign (t, NOP_EXPR, tag),
+                         GSI_SAME_STMT);
+      tag = t;
+    }
+  gcall *repl = gimple_build_call (cce_rt[CCE_RT_LOG_AT], 2, tag,
+                                   u64_cst (sc.word));
+  gimple_set_location (repl, gimple_location (call));
+  gimple_set_block (repl, gimple_block (call));
+  gimple_call_set_lhs (repl, NULL_TREE);
+  gsi_replace (&sc.gsi, repl, false);
+  return false;
+}
+
+/* The code of site SC, one emitter per kind of site.  True if SC's
+   before and after sequences are to be inserted around the call.  */
+static bool
+emit_site (site_code &sc)
+{
+  const struct cce_site *s = &sc.g->sites[sc.sn];
+  switch (s->kind)
+    {
+    case CCE_SITE_DIRECT:
+      return emit_direct (sc);
+    case CCE_SITE_BACK:
+      return folds (s, sc.call) ? emit_folded (sc) : emit_stack (sc);
+    case CCE_SITE_INDIRECT:
+    case CCE_SITE_EXTERNAL:
+      return emit_stack (sc);
+    case CCE_SITE_LOG:
+      return emit_log (sc);
+    default:
+      return false;
+    }
+}
+
+/* Give the statements of SEQ the location LOC.  */
+static void
+set_locations (gimple_seq seq, location_t loc)
+{
+  for (gimple_stmt_iterator it = gsi_start (seq); !gsi_end_p (it);
+       gsi_next (&it))
+    gimple_set_location (gsi_stmt (it), loc);
+}
+
+/* The code of one function: its sites SITES[FIRST .. LAST), and what
+   their code shares.  */
+struct function_code
+{
+  collector &c;
+  size_t first, last;
+  cgraph_node *node;
+  bool needed;                  /* code beyond restores after free calls */
+  bool clobber_sites;           /* free calls of functions that clobber
+                                   the id */
+  bool stack_sites;             /* code that uses the top */
+  auto_vec<basic_block> pads;   /* landing pads (6) */
+  std::vector<char> keep_id, keep_depth;   /* plan_restores */
+  tree id, top;                 /* the id and top, as loaded (1) */
+
+  function_code (collector &c_, size_t first_, size_t last_)
+    : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
+      needed (false), clobber_sites (false), stack_sites (false),
+      keep_id (last_ - first_, 1), keep_depth (last_ - first_, 1),
+      id (NULL_TREE), top (NULL_TREE)
+  {
+  }
+};
+
+/* What the sites of FC need, before restores are planned: FC's needed,
+   clobber_sites, stack_sites and pads.  */
+static void
+survey_sites (function_code &fc)
+{
+  const struct cce_graph *g = fc.c.g;
+  for (size_t i = fc.first; i < fc.last; i++)
+    {
+      const site_info &si = fc.c.sites[i];
+      const struct cce_site *s = &g->sites[si.site];
+      if (!site_has_code (s, si.stmt))
         continue;
       if (s->kind != CCE_SITE_DIRECT || s->av != 0)
-        needed = true;
-      else if (cce_site_clobbers (g, c.sites[i].site))
-        clobber_sites = true;
-      if (cce_kind_on_stack (s->kind) && !folds (s, c.sites[i].stmt))
-        stack_sites = true;
+        fc.needed = true;
+      else if (cce_site_clobbers (g, si.site))
+        fc.clobber_sites = true;
+      if (cce_kind_on_stack (s->kind) && !folds (s, si.stmt))
+        fc.stack_sites = true;
     }
 
   /* Landing pads: an exception (or pthread_exit, pthread_cancel) unwinding
      through this function skipped the code after its calls; the cleanup
      code it resumes in starts by restoring the id and depth (6).  */
-  auto_vec<basic_block> pads;
   basic_block bb;
-  FOR_EACH_BB_FN (bb, DECL_STRUCT_FUNCTION (node->decl))
+  FOR_EACH_BB_FN (bb, DECL_STRUCT_FUNCTION (fc.node->decl))
     if (bb_has_eh_pred (bb))
-      pads.safe_push (bb);
-  if (!pads.is_empty ())
-    needed = stack_sites = true;
-  if (!needed && !clobber_sites)
-    return;
+      fc.pads.safe_push (bb);
+  if (!fc.pads.is_empty ())
+    fc.needed = fc.stack_sites = true;
+}
 
-  push_cfun (DECL_STRUCT_FUNCTION (node->decl));
-  std::vector<char> keep_id (last - first, 1), keep_depth (last - first, 1);
-  plan_restores (c, first, last, keep_id, keep_depth);
-  /* Free calls of functions that clobber the id are all the code there
-     would be: needed only where something reads the id after one.  */
-  for (size_t i = first; i < last && !needed; i++)
-    needed = c.sites[i].stmt && cce_site_clobbers (g, c.sites[i].site)
-             && keep_id[i - first];
-  if (!needed)
-    {
-      pop_cfun ();
-      return;
-    }
-  instrumented_fns.add (node->decl);
-
-  /* (1) Load the id, and the ccStack top if needed, where they are first
-     needed, and before anything could have changed them: the loads go to
-     the nearest common dominator of the sites that use them and of the
-     free calls of functions that clobber the id, hoisted out of loops (and
-     off any cycle of the CFG), so every path reaches them with both as
-     they were at entry, and a path that uses neither (the leaf path of a
-     recursive function, an early return) loads nothing.  At entry where a
-     call is noreturn (GCC 12's sink pass crashes when it moves such a
-     load into a block that ends in one, so there the loads are volatile
-     and stay at entry), where a call returns twice, and where there are
-     landing pads.  */
+/* (1) Load the id, and the ccStack top if needed, where they are first
+   needed, and before anything could have changed them: the loads go to
+   the nearest common dominator of the sites that use them and of the
+   free calls of functions that clobber the id, hoisted out of loops (and
+   off any cycle of the CFG), so every path reaches them with both as they
+   were at entry, and a path that uses neither (the leaf path of a
+   recursive function, an early return) loads nothing.  At entry where a
+   call is noreturn (GCC 12's sink pass crashes when it moves such a load
+   into a block that ends in one, so there the loads are volatile and stay
+   at entry), where a call returns twice, and where there are landing
+   pads.  Sets FC's id and top; loads that go at entry are added to
+   ENTRY_SEQ.  In cfun.  */
+static void
+place_loads (function_code &fc, gimple_seq *entry_seq)
+{
+  const struct cce_graph *g = fc.c.g;
+  basic_block bb;
   bool pin = false;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
@@ -857,21 +1015,21 @@ instrument_function (collector &c, size_t first, size_t last)
         pin = true;
   basic_block entry_bb = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun));
   basic_block load_bb = NULL;
-  bool at_entry = pin || !pads.is_empty ();
+  bool at_entry = pin || !fc.pads.is_empty ();
   if (!at_entry)
     {
       calculate_dominance_info (CDI_DOMINATORS);
-      for (size_t i = first; i < last && !at_entry; i++)
+      for (size_t i = fc.first; i < fc.last && !at_entry; i++)
         {
-          gimple *stmt = c.sites[i].stmt;
-          const struct cce_site *s = &g->sites[c.sites[i].site];
+          gimple *stmt = fc.c.sites[i].stmt;
+          const struct cce_site *s = &g->sites[fc.c.sites[i].site];
           if (!stmt || !site_has_code (s, stmt))
             continue;
           if (gimple_call_flags (stmt) & ECF_RETURNS_TWICE)
             at_entry = true;
           if (s->kind == CCE_SITE_LOG || s->kind == CCE_SITE_TRACE
               || (s->kind == CCE_SITE_DIRECT && s->av == 0
-                  && !cce_site_clobbers (g, c.sites[i].site)))
+                  && !cce_site_clobbers (g, fc.c.sites[i].site)))
             continue;
           basic_block b = gimple_bb (stmt);
           load_bb = load_bb ? nearest_common_dominator (CDI_DOMINATORS,
@@ -891,17 +1049,17 @@ instrument_function (collector &c, size_t first, size_t last)
     }
   if (at_entry || load_bb == entry_bb)
     load_bb = NULL;
-  gimple_seq entry_seq = NULL, load_seq = NULL;
-  tree id = make_ssa_name (u64);
+  tree u64 = long_long_unsigned_type_node;
+  gimple_seq load_seq = NULL;
+  fc.id = make_ssa_name (u64);
   gimple_seq_add_stmt (&load_seq,
-                       gimple_build_assign (id, tls_ref (CCE_TLS_ID, pin)));
-  tree top = NULL_TREE;
-  if (stack_sites)
+                       gimple_build_assign (fc.id, tls_ref (CCE_TLS_ID, pin)));
+  if (fc.stack_sites)
     {
-      top = make_ssa_name (u64);
+      fc.top = make_ssa_name (u64);
       gimple_seq_add_stmt (&load_seq,
-                           gimple_build_assign (top, tls_ref (CCE_TLS_TOP,
-                                                            pin)));
+                           gimple_build_assign (fc.top,
+                                                tls_ref (CCE_TLS_TOP, pin)));
     }
   if (load_bb)
     {
@@ -909,170 +1067,73 @@ instrument_function (collector &c, size_t first, size_t last)
       gsi_insert_seq_before (&lg, load_seq, GSI_SAME_STMT);
     }
   else
-    gimple_seq_add_seq (&entry_seq, load_seq);
-  /* (7) The entry of a traced function logs.  */
-  for (size_t i = first; i < last; i++)
-    if (g->sites[c.sites[i].site].kind == CCE_SITE_TRACE)
+    gimple_seq_add_seq (entry_seq, load_seq);
+}
+
+/* (7) The entry of a traced function logs: add the calls to ENTRY_SEQ.  */
+static void
+emit_trace_entries (function_code &fc, gimple_seq *entry_seq)
+{
+  for (size_t i = fc.first; i < fc.last; i++)
+    if (fc.c.g->sites[fc.c.sites[i].site].kind == CCE_SITE_TRACE)
       {
-        tree src = source_decl (node->decl);
-        gcall *log = gimple_build_call (log_at_decl, 2,
+        tree src = source_decl (fc.node->decl);
+        unsigned tag = CCE_TAG_TRACE + trace_index (source_name (src));
+        uint64_t word = CCE_SITE_WORD (fc.c.key, fc.c.sites[i].site);
+        gcall *log = gimple_build_call (cce_rt[CCE_RT_LOG_AT], 2,
                                         build_int_cst (unsigned_type_node,
-                                                       CCE_TAG_TRACE
-                                                       + trace_index
-                                                           (source_name
-                                                              (src))),
-                                        u64_cst (word (c.sites[i].site)));
+                                                       tag),
+                                        u64_cst (word));
         gimple_set_location (log, DECL_SOURCE_LOCATION (src));
-        gimple_seq_add_stmt (&entry_seq, log);
+        gimple_seq_add_stmt (entry_seq, log);
       }
-  gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
-                                                      (cfun)), entry_seq);
+}
 
-  for (size_t i = first; i < last; i++)
+/* (2)-(5) The code around each call site of FC.  */
+static void
+emit_sites (function_code &fc)
+{
+  for (size_t i = fc.first; i < fc.last; i++)
     {
-      if (!c.sites[i].stmt)
-        continue;               /* a trace site, done above */
-      gcall *call = as_a<gcall *> (c.sites[i].stmt);
-      uint32_t sn = c.sites[i].site;
-      const struct cce_site *s = &g->sites[sn];
-      if (!site_has_code (s, call))
+      const site_info &si = fc.c.sites[i];
+      if (!si.stmt)
+        continue;               /* a trace site (7) */
+      gcall *call = as_a<gcall *> (si.stmt);
+      if (!site_has_code (&fc.c.g->sites[si.site], call))
         continue;
-      tree callee = gimple_call_fndecl (call);
-      pin_site_stores = callee && fndecl_built_in_p (callee);
-      gimple_seq before = NULL, after = NULL;
-      bool restore_id = keep_id[i - first];
-      bool restore_depth = keep_depth[i - first];
-      gimple_stmt_iterator gsi = gsi_for_stmt (call);
-
-      switch (s->kind)
-        {
-        case CCE_SITE_DIRECT:
-          /* (2) Addition value 0: no code, but for the restore after a
-             function that clobbers the id, where it is read again.  */
-          if (s->av == 0)
-            {
-              if (!restore_id || !cce_site_clobbers (g, sn))
-                continue;
-              gimple_seq_add_stmt (&after,
-                                   gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                                 false),
-                                                        id));
-              break;
-            }
-          /* (3) Store id + av before, id after.  */
-          {
-            tree sum = make_ssa_name (u64);
-            gimple_seq_add_stmt (&before,
-                                 gimple_build_assign (sum, PLUS_EXPR, id,
-                                                      u64_cst (s->av)));
-            gimple_seq_add_stmt (&before,
-                                 gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                               false), sum));
-            if (restore_id)
-              gimple_seq_add_stmt (&after,
-                                   gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                                 false),
-                                                        id));
-          }
-          break;
-        case CCE_SITE_BACK:
-          /* (4a) Recursion folded into the id: stores only, and a push
-             and pop out of line where the id has reached the limit.  */
-          if (folds (s, call))
-            {
-              insert_fold (g, sn, word (sn), call, id);
-              if (restore_id)
-                gimple_seq_add_stmt (&after,
-                                     gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                                   false),
-                                                          id));
-              gsi = gsi_for_stmt (call);
-              break;
-            }
-          /* fall through */
-        case CCE_SITE_INDIRECT:
-        case CCE_SITE_EXTERNAL:
-          /* (4) Carry the context on the ccStack.  A noreturn call runs
-             at most once per call chain: it gets the out-of-line push, and
-             no new blocks (with them, GCC 12's VRP crashes on blocks that
-             end in a noreturn call).  */
-          if (gimple_call_noreturn_p (call) || opt_count)
-            {
-              gimple *p = gimple_build_call (opt_count ? push_counted_decl
-                                             : push_decl, 3, id,
-                                             u64_cst (word (sn)),
-                                             u64_cst (cce_site_entry (g,
-                                                                      sn)));
-              gimple_set_location (p, gimple_location (call));
-              gsi_insert_before (&gsi, p, GSI_SAME_STMT);
-              if (gimple_call_noreturn_p (call))
-                continue;
-            }
-          else
-            {
-              gimple *first_push = insert_push (&gsi, id, top, word (sn),
-                                                cce_site_entry (g, sn));
-              if (guesses_taken_p (g, c.sites[i], call)
-                  && insert_guesses (g, c.sites[i], first_push, id,
-                                     restore_id))
-                gsi = gsi_for_stmt (call);
-            }
-          if (restore_depth)
-            gimple_seq_add_stmt (&after,
-                                 gimple_build_assign (tls_ref (CCE_TLS_TOP,
-                                                               true), top));
-          if (restore_id)
-            gimple_seq_add_stmt (&after,
-                                 gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                               false), id));
-          break;
-        case CCE_SITE_LOG:
-          /* (5) Tell the runtime which log site this is.  */
-          {
-            tree tag = gimple_call_num_args (call) > 0
-                       ? gimple_call_arg (call, 0)
-                       : build_int_cst (unsigned_type_node, 0);
-            if (!useless_type_conversion_p (unsigned_type_node,
-                                            TREE_TYPE (tag)))
-              {
-                tree t = make_ssa_name (unsigned_type_node);
-                gsi_insert_before (&gsi, gimple_build_assign (t, NOP_EXPR,
-                                                              tag),
-                                   GSI_SAME_STMT);
-                tag = t;
-              }
-            gcall *repl = gimple_build_call (log_at_decl, 2, tag,
-                                             u64_cst (word (sn)));
-            gimple_set_location (repl, gimple_location (call));
-            gimple_set_block (repl, gimple_block (call));
-            gimple_call_set_lhs (repl, NULL_TREE);
-            gsi_replace (&gsi, repl, false);
-          }
-          continue;
-        default:
-          continue;
-        }
-      for (gimple_stmt_iterator it = gsi_start (before); !gsi_end_p (it);
-           gsi_next (&it))
-        gimple_set_location (gsi_stmt (it), gimple_location (call));
-      gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
-      for (gimple_stmt_iterator it = gsi_start (after); !gsi_end_p (it);
-           gsi_next (&it))
-        gimple_set_location (gsi_stmt (it), gimple_location (call));
-      insert_after_call (call, after);
+      site_code sc = { fc.c.g, &si, call, si.site,
+                       CCE_SITE_WORD (fc.c.key, si.site), fc.id, fc.top,
+                       fc.keep_id[i - fc.first] != 0,
+                       fc.keep_depth[i - fc.first] != 0,
+                       pin_stores_p (call), gsi_for_stmt (call), NULL, NULL };
+      if (!emit_site (sc))
+        continue;
+      set_locations (sc.before, gimple_location (call));
+      gsi_insert_seq_before (&sc.gsi, sc.before, GSI_SAME_STMT);
+      set_locations (sc.after, gimple_location (call));
+      insert_after_call (call, sc.after);
     }
-  pin_site_stores = false;
+}
 
-  /* (6) Restore at each landing pad.  */
-  for (basic_block pad : pads)
+/* (6) Restore the id and the top at each landing pad of FC.  */
+static void
+restore_at_pads (function_code &fc)
+{
+  for (basic_block pad : fc.pads)
     {
       gimple_stmt_iterator gsi = gsi_after_labels (pad);
-      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_TOP, true), top);
-      gimple *s2 = gimple_build_assign (tls_ref (CCE_TLS_ID, false), id);
+      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_TOP, true), fc.top);
+      gimple *s2 = gimple_build_assign (tls_ref (CCE_TLS_ID, false), fc.id);
       gsi_insert_before (&gsi, s1, GSI_SAME_STMT);
       gsi_insert_before (&gsi, s2, GSI_SAME_STMT);
     }
+}
 
+/* Bring cfun's SSA form, dominators, loops and call graph edges up to
+   date after code went in.  */
+static void
+update_function (void)
+{
   gsi_commit_edge_inserts ();
   mark_virtual_operands_for_renaming (cfun);
   update_ssa (TODO_update_ssa);
@@ -1082,6 +1143,53 @@ instrument_function (collector &c, size_t first, size_t last)
   if (current_loops)
     loops_state_set (LOOPS_NEED_FIXUP);
   cgraph_edge::rebuild_edges ();
-  pop_cfun ();
 }
 
+/* The functions instrumented, for cce_instrumented_p: decls of the
+   symbol table, which outlives them.  */
+static hash_set<tree> instrumented_fns;
+
+bool
+cce_instrumented_p (tree fndecl)
+{
+  return instrumented_fns.contains (fndecl);
+}
+
+/* Instrument the sites SITES[FIRST .. LAST) of one node.  */
+void
+instrument_function (collector &c, size_t first, size_t last)
+{
+  function_code fc (c, first, last);
+
+  /* A function from which no log site can be reached keeps its code as it
+     is: nothing it does is ever observed.  */
+  if (!c.g->nodes[c.nodes[fc.node]].observed)
+    return;
+  survey_sites (fc);
+  if (!fc.needed && !fc.clobber_sites)
+    return;
+
+  push_cfun (DECL_STRUCT_FUNCTION (fc.node->decl));
+  plan_restores (c, first, last, fc.keep_id, fc.keep_depth);
+  /* Free calls of functions that clobber the id are all the code there
+     would be: needed only where something reads the id after one.  */
+  for (size_t i = first; i < last && !fc.needed; i++)
+    fc.needed = c.sites[i].stmt && cce_site_clobbers (c.g, c.sites[i].site)
+                && fc.keep_id[i - first];
+  if (!fc.needed)
+    {
+      pop_cfun ();
+      return;
+    }
+  instrumented_fns.add (fc.node->decl);
+
+  gimple_seq entry_seq = NULL;
+  place_loads (fc, &entry_seq);
+  emit_trace_entries (fc, &entry_seq);
+  gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
+                                                      (cfun)), entry_seq);
+  emit_sites (fc);
+  restore_at_pads (fc);
+  update_function ();
+  pop_cfun ();
+}
