@@ -48,10 +48,11 @@ hard () { echo "ERROR: $name: $*"; exit 1; }
 # the program for the oracle) or NAME:SOURCE:plain (built with plain
 # "$CC -O2", no -g: outside the program, like libc).
 # trace: functions traced with -fplugin-arg-cce-trace in the cce builds,
-# and breakpoints of the oracle.
-libs= cmp=exact gen= cflags= xsrcs= early= solibs= trace=
+# and breakpoints of the oracle.  more: variants added to the default
+# ones (see below).
+libs= cmp=exact gen= cflags= xsrcs= early= solibs= trace= more=
 case $name in
-  multi_tu)  srcs="multi_tu.c multi_tu_b.c multi_tu_c.c" ;;
+  multi_tu)  srcs="multi_tu.c multi_tu_b.c multi_tu_c.c" more=O2:default:gc ;;
   inline)    srcs=inline.c ;;
   clones)    srcs=clones.c ;;
   recursion) srcs=recursion.c ;;
@@ -61,7 +62,7 @@ case $name in
   unwind)    srcs=unwind.c libs="-fexceptions -pthread" cmp=threads ;;
   noreturn)  srcs=noreturn.c ;;
   fnptr)     srcs=fnptr.c ;;
-  guess)     srcs=guess.c ;;
+  guess)     srcs=guess.c more=O2:none:gc ;;
   guessafter) srcs=guessafter.c ;;
   replmalloc) srcs=replmalloc.c ;;
   threads)   srcs=threads.c libs=-pthread cmp=threads ;;
@@ -220,19 +221,25 @@ fail () {
 [ -z "$trace" ] ||
   extra_cflags="$extra_cflags -fplugin-arg-cce-trace=$(echo $trace | tr ' ' ,)"
 
-variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all"}
+variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all $more"}
 failed=0 passed=0
 for v in $variants; do
-  # OPT:PART[:all] -- "all": with -fplugin-arg-cce-observe-all, every
-  # call encoded as if every function logged.
+  # OPT:PART[:all|:gc] -- "all": with -fplugin-arg-cce-observe-all, every
+  # call encoded as if every function logged; "gc": lto1 collects garbage
+  # at every chance, so a tree the plugin keeps that is not a root of the
+  # collector would be freed under it.
   opt=${v%%:*} part=${v#*:} all=
-  case $part in *:all) part=${part%:all} all=-fplugin-arg-cce-observe-all ;; esac
+  case $part in
+    *:all) part=${part%:all} all=-fplugin-arg-cce-observe-all ;;
+    *:gc)  part=${part%:gc}
+           all="--param=ggc-min-expand=0 --param=ggc-min-heapsize=0" ;;
+  esac
   case $part in
     default) pflag= ;;
     *)       pflag=-flto-partition=$part ;;
   esac
   pflag="$pflag${all:+ $all}"; pflag=${pflag# }
-  part=$part${all:+.all}
+  case $v in *:gc) part=$part.gc ;; *) part=$part${all:+.all} ;; esac
   tag="$name -$opt ${pflag:-(default partitioning)}"
   t0=$(now)
   exe="$tmp/prog.$opt.$part"
