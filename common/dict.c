@@ -3,7 +3,6 @@
    several modules, each read from its own dictionary.  */
 
 #include "core-internal.h"
-#include "cce-abi.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -29,12 +29,9 @@
    In c, id 0 decodes to main;a;c and id 1 to main;b;c.  */
 
 #include "core-internal.h"
-#include "cce-abi.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,14 +2,8 @@
    needed: a backward liveness over the blocks of one function.  */
 
 #include "core-internal.h"
-#include "cce-abi.h"
 
-#include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* ------------------------------------------------------------------ */
 /* Restores: a backward liveness of the id and the top.               */

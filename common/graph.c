@@ -4,12 +4,7 @@
    decoding use.  */
 
 #include "core-internal.h"
-#include "cce-abi.h"
 
-#include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
