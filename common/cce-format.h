@@ -173,6 +173,17 @@ struct cce_log_frame
   uint64_t site;          /* the ccStack call site */
 };
 
+/* The layouts above are the format: every compiler that includes this
+   header checks them (C and C++).  */
+#ifdef __cplusplus
+#define CCE_STATIC_ASSERT(cond, msg) static_assert (cond, msg)
+#else
+#define CCE_STATIC_ASSERT(cond, msg) _Static_assert (cond, msg)
+#endif
+CCE_STATIC_ASSERT (sizeof (struct cce_log_header) == 40, "log header layout");
+CCE_STATIC_ASSERT (sizeof (struct cce_log_module) == 8, "log module layout");
+CCE_STATIC_ASSERT (sizeof (struct cce_log_record) == 32, "log record layout");
+
 /* FNV-1a, 64 bits, of LEN bytes at DATA.  */
 static inline uint64_t
 cce_fnv1a64 (const void *data, unsigned long len)

@@ -33,9 +33,6 @@ _Static_assert (offsetof (struct cce_log_frame, id)
                 == offsetof (struct cce_stack_entry, id), "frame layout");
 _Static_assert (offsetof (struct cce_log_frame, site)
                 == offsetof (struct cce_stack_entry, site), "frame layout");
-_Static_assert (sizeof (struct cce_log_header) == 40, "log header layout");
-_Static_assert (sizeof (struct cce_log_module) == 8, "log module layout");
-_Static_assert (sizeof (struct cce_log_record) == 32, "log record layout");
 
 /* ===================================================================
    Errors.  */

@@ -7,7 +7,7 @@
 
      1. materializes every body and collects its call sites, each with the
         chain of inlined frames GCC recorded in its lexical blocks;
-     2. hands the call graph to the GCC-free core (common/core.c), which
+     2. hands the call graph to the GCC-free core (common/encode.c), which
         finds back edges, numCC and addition values;
      3. inserts the id arithmetic around call sites (see cce-abi.h);
      4. emits the decoding dictionary as the variable __cce_dict.

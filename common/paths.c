@@ -1,0 +1,288 @@
+/* paths.c -- decoding: from a log site, an id and a ccStack to the path
+   of call sites that was taken, and from a path to source frames.  */
+
+#include "core-internal.h"
+#include "cce-abi.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Decoding.                                                          */
+
+/* The incoming edge of node N whose range holds ID, or NULL.  The root
+   edge is not returned.  */
+static const struct cce_edge *
+find_edge (const struct cce_graph *g, uint32_t n, uint64_t id)
+{
+  const struct cce_node *node = &g->nodes[n];
+  size_t lo = node->first_in, hi = (size_t) node->first_in + node->n_in;
+  const struct cce_edge *e;
+
+  /* The last edge with av <= id.  */
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (g->edges[mid].av <= id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == node->first_in)
+    return NULL;
+  e = &g->edges[lo - 1];
+  if (e->site == CCE_NONE || id - e->av >= site_width (g, e->site))
+    return NULL;
+  return e;
+}
+
+/* Is S a call out of the program to a function that sends a signal to the
+   calling process (and so is where a synchronous signal arrives)?  */
+static int
+signal_sender (const struct cce_graph *g, const struct cce_site *s)
+{
+  static const char *const senders[] = {
+    "raise", "kill", "abort", "pthread_kill", "tgkill", "killpg",
+    "sigqueue", "pthread_sigqueue", "tkill", NULL
+  };
+  int i;
+
+  if (s->kind != CCE_SITE_EXTERNAL || s->target >= g->nstrings)
+    return 0;
+  for (i = 0; senders[i]; i++)
+    if (strcmp (g->strings[s->target], senders[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* A path of folded recursion is as long as the recursion was deep; a
+   machine stack holds far fewer frames than this.  */
+#define CCE_DECODE_MAX_FRAMES (UINT64_C (1) << 20)
+
+enum cce_decode_status
+cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
+            const struct cce_stack_entry *stack, size_t nstack,
+            uint32_t *sites, size_t maxsites, size_t *nsites,
+            const char **reason)
+{
+  size_t count = 0, k = nstack, i;
+  uint32_t n, ls;
+  enum cce_decode_status status = CCE_DECODE_OK;
+  const char *why = NULL;
+
+#define EMIT(s) do { if (count < maxsites) sites[count] = (s); count++; } \
+  while (0)
+#define GIVE_UP(msg) do { status = CCE_DECODE_INCOMPLETE; why = (msg); \
+  goto done; } while (0)
+
+  if (site == CCE_SITE_NONE)
+    GIVE_UP ("logged from code built without cce");
+  ls = cce_site_of_word (g, site);
+  if (ls == CCE_NONE)
+    GIVE_UP (CCE_SITE_KEY (site) == 0 || g->nmodules == 0
+             || cce_site_of_word (g, CCE_SITE_WORD (CCE_SITE_KEY (site), 0))
+                != CCE_NONE
+             ? "log site unknown to the dictionary"
+             : "logged in a module whose dictionary was not given");
+  if (g->sites[ls].kind != CCE_SITE_LOG && g->sites[ls].kind != CCE_SITE_TRACE)
+    GIVE_UP ("log site unknown to the dictionary");
+  EMIT (ls);
+  n = g->sites[ls].node;
+  for (;;)
+    {
+      const struct cce_node *node;
+      const struct cce_site *s;
+      const struct cce_stack_entry *top;
+      uint32_t ts;
+
+      /* Walk up through one segment.  Each step goes up an edge of the
+         acyclic graph, so it ends within nnodes steps, or up a folded
+         back edge, which makes the id smaller.  */
+      for (i = 0;; i++)
+        {
+          const struct cce_edge *e;
+          node = &g->nodes[n];
+          if (node->has_root && id == node->root)
+            break;
+          if (i > g->nnodes)
+            GIVE_UP ("dictionary is cyclic");
+          if (id >= node->numcc && node->nfold)
+            {
+              uint64_t rel = id - node->numcc;
+              uint32_t fs;
+              if (rel / node->nfold >= node->fold_lim)
+                GIVE_UP ("context id does not fit the call graph");
+              if (count > CCE_DECODE_MAX_FRAMES)
+                GIVE_UP ("path longer than the decoder follows");
+              fs = g->folds[node->first_fold + rel % node->nfold];
+              id = rel / node->nfold;
+              EMIT (fs);
+              n = g->sites[fs].node;
+              i = 0;
+              continue;
+            }
+          e = find_edge (g, n, id);
+          if (!e)
+            GIVE_UP ("context id does not fit the call graph");
+          id -= e->av;
+          EMIT (e->site);
+          n = g->sites[e->site].node;
+        }
+      if (k == 0)
+        {
+          if (!(node->flags & CCE_NODE_ENTRY))
+            GIVE_UP ("path starts at a function that is not an entry");
+          break;
+        }
+      top = &stack[--k];
+      if (top->site == CCE_SITE_SIGNAL_SYNC
+          || top->site == CCE_SITE_SIGNAL_ASYNC)
+        {
+          /* A signal handler's segment.  A signal the process sent itself
+             arrived inside the libc call that sent it: if that call is the
+             ccStack entry below, with its callee's id 0, the path goes on
+             exactly through it.  */
+          if (!(node->flags & CCE_NODE_ENTRY))
+            GIVE_UP ("signal entry does not start at an entry function");
+          if (top->site == CCE_SITE_SIGNAL_SYNC && top->id == 0 && k > 0
+              && (ts = cce_site_of_word (g, stack[k - 1].site)) != CCE_NONE
+              && signal_sender (g, &g->sites[ts]))
+            continue;
+          GIVE_UP ("signal handler: the interrupted context is unknown");
+        }
+      if (top->site == CCE_SITE_THREAD)
+        {
+          /* The thread's start routine: below is its creator's context at
+             pthread_create.  */
+          if (!(node->flags & CCE_NODE_ENTRY))
+            GIVE_UP ("thread does not start at an entry function");
+          if (k == 0)
+            GIVE_UP ("thread entry without its creator's context");
+          EMIT (CCE_THREAD_MARK);
+          id = 0;
+          continue;
+        }
+      ts = cce_site_of_word (g, top->site);
+      if (ts == CCE_NONE)
+        GIVE_UP ("ccStack entry names an unknown site");
+      s = &g->sites[ts];
+      if (s->kind == CCE_SITE_BACK)
+        {
+          if (s->target != n)
+            GIVE_UP ("ccStack entry does not call this function");
+        }
+      else if (s->kind == CCE_SITE_INDIRECT || s->kind == CCE_SITE_EXTERNAL)
+        {
+          if (!(node->flags & CCE_NODE_ENTRY))
+            GIVE_UP ("ccStack entry enters a function that is not an entry");
+        }
+      else
+        GIVE_UP ("ccStack entry is not a ccStack site");
+      EMIT (ts);
+      n = s->node;
+      id = top->id;
+    }
+
+done:
+  /* Sites were emitted innermost first: reverse what fits.  */
+  if (count <= maxsites)
+    for (i = 0; i < count / 2; i++)
+      {
+        uint32_t t = sites[i];
+        sites[i] = sites[count - 1 - i];
+        sites[count - 1 - i] = t;
+      }
+  *nsites = count;
+  if (reason)
+    *reason = why;
+  return status;
+#undef EMIT
+#undef GIVE_UP
+}
+
+void
+cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
+                 size_t nsites, struct cce_path_frame *frames,
+                 size_t maxframes, size_t *nframes)
+{
+  size_t count = 0, i, j;
+  struct cce_path_frame last;
+  int have_last = 0;
+
+  memset (&last, 0, sizeof last);
+  for (i = 0; i < nsites; i++)
+    {
+      const struct cce_site *s;
+      const struct cce_node *node;
+      int inherit_inlined = 0;
+
+      if (sites[i] == CCE_THREAD_MARK)
+        {
+          struct cce_path_frame pf;
+          memset (&pf, 0, sizeof pf);
+          pf.func = CCE_NONE;
+          pf.ext_name = CCE_THREAD_MARK;
+          pf.file = CCE_NONE;
+          if (count < maxframes)
+            frames[count] = pf;
+          count++;
+          last = pf;
+          continue;
+        }
+      s = &g->sites[sites[i]];
+      node = &g->nodes[s->node];
+
+      /* A split part continues the frame of its function: drop the call
+         into the part.  */
+      if ((node->flags & CCE_NODE_SPLIT_PART) && have_last
+          && last.func == node->func && count > 0)
+        {
+          count--;
+          inherit_inlined = last.inlined;
+        }
+      for (j = 0; j < s->nframes; j++)
+        {
+          const struct cce_frame *f = &g->frames[s->first_frame + j];
+          struct cce_path_frame pf;
+          /* A hidden node's own frame is left out; what was inlined into
+             it stays, the first of it becoming the root.  */
+          if ((node->flags & CCE_NODE_HIDDEN) && j == 0)
+            continue;
+          pf.func = f->func;
+          pf.ext_name = CCE_NONE;
+          pf.file = f->file;
+          pf.line = f->line;
+          pf.col = f->col;
+          pf.inlined = (j > 0 && !((node->flags & CCE_NODE_HIDDEN) && j == 1))
+                       || inherit_inlined;
+          if (count < maxframes)
+            frames[count] = pf;
+          count++;
+          last = pf;
+          have_last = 1;
+        }
+      /* A call out of the module that entered the function it names,
+         built with cce (in a shared library, or interposable): the
+         callee's own frame follows.  */
+      if (s->kind == CCE_SITE_EXTERNAL && i + 1 < nsites
+          && sites[i + 1] < g->nsites && s->target < g->nstrings
+          && (g->nodes[g->sites[sites[i + 1]].node].flags & CCE_NODE_ENTRY)
+          && strcmp (g->strings[s->target],
+                     g->strings[g->funcs[g->nodes[g->sites[sites[i + 1]].node]
+                                         .func].name]) == 0)
+        continue;
+      if (s->kind == CCE_SITE_EXTERNAL)
+        {
+          struct cce_path_frame pf;
+          pf.func = CCE_NONE;
+          pf.ext_name = s->target;
+          pf.file = CCE_NONE;
+          pf.line = pf.col = 0;
+          pf.inlined = 0;
+          if (count < maxframes)
+            frames[count] = pf;
+          count++;
+          last = pf;
+        }
+    }
+  *nframes = count;
+}
