@@ -319,19 +319,181 @@ validate (struct cce_graph *g, char *err, size_t errlen)
   return 0;
 }
 
-struct cce_graph *
-cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
+/* Readers of the lines of a dictionary (cce-format.h), one per kind: each
+   reads its line after the kind letter into G.  A bad line fails R; -1
+   means out of memory.  */
+
+/* s: a string, with \n and \\ escaped.  */
+static int
+read_string_line (struct reader *r, struct cce_graph *g)
 {
-  struct reader r = { text, text + len, 1, err, errlen, 0 };
-  struct cce_graph *g;
-  const char *nl;
+  const char *e = memchr (r->p, '\n', (size_t) (r->end - r->p));
+  char *s, *q;
+  if (!e || r->p >= e || *r->p != ' ')
+    {
+      rd_fail (r, "bad string");
+      return 0;
+    }
+  s = malloc ((size_t) (e - r->p));
+  if (!s)
+    return -1;
+  for (q = s, r->p++; r->p < e; r->p++)
+    if (*r->p == '\\' && r->p + 1 < e)
+      *q++ = *++r->p == 'n' ? '\n' : *r->p;
+    else
+      *q++ = *r->p;
+  *q = 0;
+  if (cce__add_string (g, s) == CCE_NONE)
+    {
+      free (s);
+      return -1;
+    }
+  free (s);
+  r->p = e;
+  return 0;
+}
+
+/* f: a source function.  */
+static int
+read_func_line (struct reader *r, struct cce_graph *g)
+{
+  struct cce_func f;
+  f.name = rd_u32 (r, 0);
+  f.file = rd_u32 (r, 0);
+  f.line = rd_u32 (r, 0);
+  if (GROW (g->funcs, g->afuncs, g->nfuncs + 1) < 0)
+    return -1;
+  g->funcs[g->nfuncs++] = f;
+  return 0;
+}
+
+/* n: a node.  */
+static int
+read_node_line (struct reader *r, struct cce_graph *g)
+{
+  struct cce_node n;
+  int dash;
+  memset (&n, 0, sizeof n);
+  n.func = rd_u32 (r, 0);
+  n.flags = (uint32_t) rd_num (r, 1, 0, NULL);
+  n.numcc = rd_num (r, 0, 0, NULL);
+  n.root = rd_num (r, 0, 1, &dash);
+  n.has_root = !dash;
+  if (dash)
+    n.root = 0;
+  if (GROW (g->nodes, g->anodes, g->nnodes + 1) < 0)
+    return -1;
+  g->nodes[g->nnodes++] = n;
+  return 0;
+}
+
+/* c: a call site, with its frames.  */
+static int
+read_site_line (struct reader *r, struct cce_graph *g)
+{
+  uint32_t node, target, nfr, j;
+  char k;
+  node = rd_u32 (r, 0);
+  if (r->p + 2 > r->end || r->p[0] != ' ')
+    {
+      rd_fail (r, "bad site kind");
+      return 0;
+    }
+  k = r->p[1];
+  r->p += 2;
+  target = rd_u32 (r, 1);
+  nfr = rd_u32 (r, 0);
+  if (r->failed)
+    return 0;
+  if (nfr > (size_t) (r->end - r->p) / 8)
+    {
+      rd_fail (r, "too many frames");
+      return 0;
+    }
+  if (cce_graph_site (g, node, k, target, 0) == CCE_NONE)
+    return -1;
+  /* A direct site is an edge only with its 'e' line.  */
+  g->sites[g->nsites - 1].dead = k == CCE_SITE_DIRECT;
+  for (j = 0; j < nfr && !r->failed; j++)
+    {
+      struct cce_frame f;
+      f.func = rd_u32 (r, 0);
+      f.file = rd_u32 (r, 1);
+      f.line = rd_u32 (r, 0);
+      f.col = rd_u32 (r, 0);
+      if (GROW (g->frames, g->aframes, g->nframes + 1) < 0)
+        return -1;
+      g->frames[g->nframes++] = f;
+      g->sites[g->nsites - 1].nframes++;
+    }
+  return 0;
+}
+
+/* e: the edge of a direct site, with its addition value.  */
+static int
+read_edge_line (struct reader *r, struct cce_graph *g)
+{
+  uint32_t node = rd_u32 (r, 0);
+  uint32_t site = rd_u32 (r, 0);
+  uint64_t av = rd_num (r, 0, 0, NULL);
+  if (r->failed)
+    return 0;
+  if (site >= g->nsites || g->sites[site].kind != CCE_SITE_DIRECT
+      || g->sites[site].target != node)
+    {
+      rd_fail (r, "edge does not match its site");
+      return 0;
+    }
+  g->sites[site].av = av;
+  g->sites[site].dead = 0;
+  return 0;
+}
+
+/* r: recursion folded into a node, its limit and its back sites.  */
+static int
+read_fold_line (struct reader *r, struct cce_graph *g)
+{
+  uint32_t node = rd_u32 (r, 0), j, k;
+  uint64_t lim = rd_num (r, 0, 0, NULL), w;
+  k = rd_u32 (r, 0);
+  if (r->failed)
+    return 0;
+  if (node >= g->nnodes || g->nodes[node].fold_lim || lim == 0
+      || k == 0 || k > g->nsites
+      || __builtin_mul_overflow (lim, (uint64_t) k, &w)
+      || __builtin_add_overflow (w, g->nodes[node].numcc, &w))
+    {
+      rd_fail (r, "bad folded recursion");
+      return 0;
+    }
+  g->nodes[node].fold_lim = lim;
+  for (j = 0; j < k && !r->failed; j++)
+    {
+      uint32_t site = rd_u32 (r, 0);
+      if (r->failed)
+        break;
+      if (site >= g->nsites || g->sites[site].kind != CCE_SITE_BACK
+          || g->sites[site].target != node
+          || g->sites[site].fold != CCE_NONE)
+        rd_fail (r, "folded site does not match its node");
+      else
+        g->sites[site].fold = j;
+    }
+  return 0;
+}
+
+/* The header line of the dictionary TEXT of LEN bytes: its magic, a
+   version this reader reads, and a stamp that matches the rest.  Leaves
+   R after it and sets *STAMP; -1 with the error set if it is not.  */
+static int
+read_header (struct reader *r, const char *text, size_t len,
+             uint64_t *stamp)
+{
+  const char *nl = memchr (text, '\n', len);
   char magic[16], head[64];
   unsigned version;
-  uint64_t stamp;
-  size_t i;
   int nread = 0;
 
-  nl = memchr (text, '\n', len);
   /* The header is parsed from a NUL-terminated copy: TEXT may end exactly
      at the end of readable memory.  */
   if (nl && nl - text <= 60)
@@ -340,27 +502,78 @@ cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
       head[nl - text] = 0;
     }
   if (!nl || nl - text > 60
-      || sscanf (head, "%15s %u %16" SCNx64 "%n", magic, &version, &stamp,
+      || sscanf (head, "%15s %u %16" SCNx64 "%n", magic, &version, stamp,
                  &nread) != 3
-      || strcmp (magic, CCE_DICT_MAGIC) != 0 || head + nread != head + (nl - text)
-      || nl - text < 17 || strspn (nl - 16, "0123456789abcdef") != 16)
+      || strcmp (magic, CCE_DICT_MAGIC) != 0
+      || head + nread != head + (nl - text) || nl - text < 17 || strspn (nl - 16, "0123456789abcdef") != 16)
     {
-      set_err (err, errlen, "not a cce dictionary");
-      return NULL;
+      set_err (r->err, r->errlen, "not a cce dictionary");
+      return -1;
     }
   if (version != CCE_DICT_VERSION)
     {
-      set_err (err, errlen, "dictionary version %u, this decoder reads %d",
-               version, CCE_DICT_VERSION);
-      return NULL;
+      set_err (r->err, r->errlen,
+               "dictionary version %u, this decoder reads %d", version,
+               CCE_DICT_VERSION);
+      return -1;
     }
-  r.p = nl + 1;
-  r.line = 2;
-  if (cce_fnv1a64 (r.p, (size_t) (r.end - r.p)) != stamp)
+  r->p = nl + 1;
+  r->line = 2;
+  if (cce_fnv1a64 (r->p, (size_t) (r->end - r->p)) != *stamp)
     {
-      set_err (err, errlen, "dictionary is damaged (stamp mismatch)");
-      return NULL;
+      set_err (r->err, r->errlen, "dictionary is damaged (stamp mismatch)");
+      return -1;
     }
+  return 0;
+}
+
+/* After the last line of G's dictionary: check what refers to what,
+   index the edges, rebuild the interning table for lookups by callers
+   and make G its own single module.  -1 with the error set if G is not
+   a sound graph, or out of memory.  */
+static int
+finish_read (struct cce_graph *g, char *err, size_t errlen)
+{
+  size_t i, n = 64;
+
+  for (i = 0; i < g->nsites; i++)
+    if (g->sites[i].kind == CCE_SITE_DIRECT && g->sites[i].target >= g->nnodes)
+      {
+        set_err (err, errlen, "dictionary: site %zu calls a missing node", i);
+        return -1;
+      }
+  if (cce__index_edges (g) < 0)
+    goto oom;
+  if (validate (g, err, errlen) < 0)
+    return -1;
+  while (n < 2 * g->nstrings + 2)
+    n *= 2;
+  if (cce__intern_rehash (g, n) < 0)
+    goto oom;
+  g->modules = malloc (sizeof *g->modules);
+  if (!g->modules)
+    goto oom;
+  g->modules[0].key = cce_module_key (g->stamp);
+  g->modules[0].first_site = 0;
+  g->modules[0].nsites = (uint32_t) g->nsites;
+  g->modules[0].stamp = g->stamp;
+  g->nmodules = 1;
+  return 0;
+
+oom:
+  set_err (err, errlen, "%s", strerror (ENOMEM));
+  return -1;
+}
+
+struct cce_graph *
+cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
+{
+  struct reader r = { text, text + len, 1, err, errlen, 0 };
+  struct cce_graph *g;
+  uint64_t stamp;
+
+  if (read_header (&r, text, len, &stamp) < 0)
+    return NULL;
   g = cce_graph_new ();
   if (!g)
     {
@@ -371,190 +584,31 @@ cce_graph_read_dict (const char *text, size_t len, char *err, size_t errlen)
 
   while (r.p < r.end && !r.failed)
     {
-      char kind = *r.p++;
-      if (kind == 's')
+      int rc = 0;
+      switch (*r.p++)
         {
-          const char *e = memchr (r.p, '\n', (size_t) (r.end - r.p));
-          char *s, *q;
-          if (!e || r.p >= e || *r.p != ' ')
-            {
-              rd_fail (&r, "bad string");
-              break;
-            }
-          s = malloc ((size_t) (e - r.p));
-          if (!s)
-            goto oom;
-          for (q = s, r.p++; r.p < e; r.p++)
-            if (*r.p == '\\' && r.p + 1 < e)
-              *q++ = *++r.p == 'n' ? '\n' : *r.p;
-            else
-              *q++ = *r.p;
-          *q = 0;
-          if (cce__add_string (g, s) == CCE_NONE)
-            {
-              free (s);
-              goto oom;
-            }
-          free (s);
-          r.p = e;
+        case 's': rc = read_string_line (&r, g); break;
+        case 'f': rc = read_func_line (&r, g); break;
+        case 'n': rc = read_node_line (&r, g); break;
+        case 'c': rc = read_site_line (&r, g); break;
+        case 'e': rc = read_edge_line (&r, g); break;
+        case 'r': rc = read_fold_line (&r, g); break;
+        default: rd_fail (&r, "unknown entry"); break;
         }
-      else if (kind == 'f')
+      if (rc < 0)
         {
-          struct cce_func f;
-          f.name = rd_u32 (&r, 0);
-          f.file = rd_u32 (&r, 0);
-          f.line = rd_u32 (&r, 0);
-          if (GROW (g->funcs, g->afuncs, g->nfuncs + 1) < 0)
-            goto oom;
-          g->funcs[g->nfuncs++] = f;
-        }
-      else if (kind == 'n')
-        {
-          struct cce_node n;
-          int dash;
-          memset (&n, 0, sizeof n);
-          n.func = rd_u32 (&r, 0);
-          n.flags = (uint32_t) rd_num (&r, 1, 0, NULL);
-          n.numcc = rd_num (&r, 0, 0, NULL);
-          n.root = rd_num (&r, 0, 1, &dash);
-          n.has_root = !dash;
-          if (dash)
-            n.root = 0;
-          if (GROW (g->nodes, g->anodes, g->nnodes + 1) < 0)
-            goto oom;
-          g->nodes[g->nnodes++] = n;
-        }
-      else if (kind == 'c')
-        {
-          uint32_t node, target, nfr, j;
-          char k;
-          node = rd_u32 (&r, 0);
-          if (r.p + 2 > r.end || r.p[0] != ' ')
-            {
-              rd_fail (&r, "bad site kind");
-              break;
-            }
-          k = r.p[1];
-          r.p += 2;
-          target = rd_u32 (&r, 1);
-          nfr = rd_u32 (&r, 0);
-          if (r.failed)
-            break;
-          if (nfr > (size_t) (r.end - r.p) / 8)
-            {
-              rd_fail (&r, "too many frames");
-              break;
-            }
-          if (cce_graph_site (g, node, k, target, 0) == CCE_NONE)
-            goto oom;
-          /* A direct site is an edge only with its 'e' line.  */
-          g->sites[g->nsites - 1].dead = k == CCE_SITE_DIRECT;
-          for (j = 0; j < nfr && !r.failed; j++)
-            {
-              struct cce_frame f;
-              f.func = rd_u32 (&r, 0);
-              f.file = rd_u32 (&r, 1);
-              f.line = rd_u32 (&r, 0);
-              f.col = rd_u32 (&r, 0);
-              if (GROW (g->frames, g->aframes, g->nframes + 1) < 0)
-                goto oom;
-              g->frames[g->nframes++] = f;
-              g->sites[g->nsites - 1].nframes++;
-            }
-        }
-      else if (kind == 'e')
-        {
-          uint32_t node = rd_u32 (&r, 0);
-          uint32_t site = rd_u32 (&r, 0);
-          uint64_t av = rd_num (&r, 0, 0, NULL);
-          if (r.failed)
-            break;
-          if (site >= g->nsites || g->sites[site].kind != CCE_SITE_DIRECT
-              || g->sites[site].target != node)
-            {
-              rd_fail (&r, "edge does not match its site");
-              break;
-            }
-          g->sites[site].av = av;
-          g->sites[site].dead = 0;
-        }
-      else if (kind == 'r')
-        {
-          uint32_t node = rd_u32 (&r, 0), j, k;
-          uint64_t lim = rd_num (&r, 0, 0, NULL), w;
-          k = rd_u32 (&r, 0);
-          if (r.failed)
-            break;
-          if (node >= g->nnodes || g->nodes[node].fold_lim || lim == 0
-              || k == 0 || k > g->nsites
-              || __builtin_mul_overflow (lim, (uint64_t) k, &w)
-              || __builtin_add_overflow (w, g->nodes[node].numcc, &w))
-            {
-              rd_fail (&r, "bad folded recursion");
-              break;
-            }
-          g->nodes[node].fold_lim = lim;
-          for (j = 0; j < k && !r.failed; j++)
-            {
-              uint32_t site = rd_u32 (&r, 0);
-              if (r.failed)
-                break;
-              if (site >= g->nsites || g->sites[site].kind != CCE_SITE_BACK
-                  || g->sites[site].target != node
-                  || g->sites[site].fold != CCE_NONE)
-                rd_fail (&r, "folded site does not match its node");
-              else
-                g->sites[site].fold = j;
-            }
-        }
-      else
-        {
-          rd_fail (&r, "unknown entry");
-          break;
+          set_err (err, errlen, "%s", strerror (ENOMEM));
+          cce_graph_free (g);
+          return NULL;
         }
       rd_eol (&r);
     }
-  if (r.failed)
+  if (r.failed || finish_read (g, err, errlen) < 0)
     {
       cce_graph_free (g);
       return NULL;
     }
-  for (i = 0; i < g->nsites; i++)
-    if (g->sites[i].kind == CCE_SITE_DIRECT && g->sites[i].target >= g->nnodes)
-      {
-        set_err (err, errlen, "dictionary: site %zu calls a missing node", i);
-        cce_graph_free (g);
-        return NULL;
-      }
-  if (cce__index_edges (g) < 0)
-    goto oom;
-  if (validate (g, err, errlen) < 0)
-    {
-      cce_graph_free (g);
-      return NULL;
-    }
-  /* Rebuild the interning table for lookups by callers.  */
-  {
-    size_t n = 64;
-    while (n < 2 * g->nstrings + 2)
-      n *= 2;
-    if (cce__intern_rehash (g, n) < 0)
-      goto oom;
-  }
-  g->modules = malloc (sizeof *g->modules);
-  if (!g->modules)
-    goto oom;
-  g->modules[0].key = cce_module_key (g->stamp);
-  g->modules[0].first_site = 0;
-  g->modules[0].nsites = (uint32_t) g->nsites;
-  g->modules[0].stamp = g->stamp;
-  g->nmodules = 1;
   return g;
-
-oom:
-  set_err (err, errlen, "%s", strerror (ENOMEM));
-  cce_graph_free (g);
-  return NULL;
 }
 
 /* ------------------------------------------------------------------ */
