@@ -107,8 +107,21 @@ close_output (FILE *f)
   return 0;
 }
 
-int
-main (int argc, char **argv)
+/* What the command line asks for.  */
+struct args
+{
+  enum cced_format fmt;
+  const char *output;           /* NULL or "-": standard output */
+  int thread_origin;
+  const char **modules;         /* --module, in order */
+  size_t nmodules;
+  const char *progname, *logname;
+};
+
+/* Parse the command line into A.  Returns -1 to go on, or the exit
+   status to end with (after --help, --version or an error).  */
+static int
+parse_args (int argc, char **argv, struct args *a)
 {
   static const struct option longopts[] = {
     { "format", required_argument, NULL, 'f' },
@@ -119,25 +132,16 @@ main (int argc, char **argv)
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 }
   };
-  enum cced_format fmt = CCED_FORMAT_TEXT;
-  const char *output = NULL;
-  const char *progname, *logname;
-  struct cced_program *prog;
-  struct cced_log *log;
-  struct cced_output *out;
-  struct cced_error err, logerr;
-  struct cced_record rec;
-  FILE *of;
-  int c, r, status = EXIT_OK, werr = 0, thread_origin = 0;
-  const char **modules = NULL;
-  size_t nmodules = 0;
+  int c;
 
+  memset (a, 0, sizeof *a);
+  a->fmt = CCED_FORMAT_TEXT;
   opterr = 0;
   while ((c = getopt_long (argc, argv, ":f:o:m:thV", longopts, NULL)) != -1)
     switch (c)
       {
       case 'f':
-        if (cced_format_parse (optarg, &fmt) < 0)
+        if (cced_format_parse (optarg, &a->fmt) < 0)
           {
             fprintf (stderr,
                      PROG ": unknown format '%s' (expected text, records "
@@ -146,21 +150,22 @@ main (int argc, char **argv)
           }
         break;
       case 'o':
-        output = optarg;
+        a->output = optarg;
         break;
       case 't':
-        thread_origin = 1;
+        a->thread_origin = 1;
         break;
       case 'm':
         {
-          const char **m = realloc (modules, (nmodules + 1) * sizeof *m);
+          const char **m = realloc (a->modules,
+                                    (a->nmodules + 1) * sizeof *m);
           if (!m)
             {
               fprintf (stderr, PROG ": %s\n", strerror (ENOMEM));
               return EXIT_USAGE;
             }
-          modules = m;
-          modules[nmodules++] = optarg;
+          a->modules = m;
+          a->modules[a->nmodules++] = optarg;
         }
         break;
       case 'h':
@@ -185,55 +190,156 @@ main (int argc, char **argv)
     usage_error ("missing PROGRAM operand");
   if (argc - optind > 2)
     usage_error ("extra operand '%s'", argv[optind + 2]);
-  progname = argv[optind];
-  logname = optind + 1 < argc ? argv[optind + 1] : "-";
+  a->progname = argv[optind];
+  a->logname = optind + 1 < argc ? argv[optind + 1] : "-";
+  return -1;
+}
 
-  prog = cced_program_open (progname, &err);
-  if (!prog)
+/* The exit status for a failure to use input, by ERR.  */
+static int
+input_status (const struct cced_error *err)
+{
+  return err->code == CCED_E_NOMEM ? EXIT_USAGE : EXIT_BADINPUT;
+}
+
+/* Open the program, the log and the shared libraries built with cce of
+   A into *PROG and *LOG.  Returns -1 to go on, or the exit status to end
+   with (nothing left open).  */
+static int
+open_inputs (struct args *a, struct cced_program **prog,
+             struct cced_log **log)
+{
+  struct cced_error err;
+
+  *prog = cced_program_open (a->progname, &err);
+  if (!*prog)
     {
-      error_line (progname, err.msg);
-      return err.code == CCED_E_NOMEM ? EXIT_USAGE : EXIT_BADINPUT;
+      error_line (a->progname, err.msg);
+      return input_status (&err);
     }
 
-  if (strcmp (logname, "-") == 0)
+  if (strcmp (a->logname, "-") == 0)
     {
-      logname = "<stdin>";
-      log = cced_log_fopen (stdin, logname, prog, &err);
+      a->logname = "<stdin>";
+      *log = cced_log_fopen (stdin, a->logname, *prog, &err);
     }
   else
-    log = cced_log_open (logname, prog, &err);
-  if (!log)
+    *log = cced_log_open (a->logname, *prog, &err);
+  if (!*log)
     {
-      error_line (logname, err.msg);
-      cced_program_close (prog);
-      return err.code == CCED_E_NOMEM ? EXIT_USAGE : EXIT_BADINPUT;
+      error_line (a->logname, err.msg);
+      cced_program_close (*prog);
+      return input_status (&err);
     }
 
   /* The shared libraries built with cce: those named with --module must
      be usable; of those the process had loaded (the log's module table),
      the ones built with cce are added, the others skipped.  */
-  for (size_t i = 0; i < nmodules; i++)
-    if (cced_program_add_module (prog, modules[i], &err) < 0)
+  for (size_t i = 0; i < a->nmodules; i++)
+    if (cced_program_add_module (*prog, a->modules[i], &err) < 0)
       {
-        error_line (modules[i], err.msg);
-        cced_log_close (log);
-        cced_program_close (prog);
-        free (modules);
-        return err.code == CCED_E_NOMEM ? EXIT_USAGE : EXIT_BADINPUT;
+        error_line (a->modules[i], err.msg);
+        cced_log_close (*log);
+        cced_program_close (*prog);
+        return input_status (&err);
       }
-  free (modules);
-  for (size_t i = 0; i < cced_log_nmodules (log); i++)
-    if (cced_program_add_module (prog, cced_log_module (log, i), &err) < 0
+  for (size_t i = 0; i < cced_log_nmodules (*log); i++)
+    if (cced_program_add_module (*prog, cced_log_module (*log, i), &err) < 0
         && (err.code == CCED_E_BAD_DICT || err.code == CCED_E_NOMEM))
       {
-        error_line (cced_log_module (log, i), err.msg);
-        cced_log_close (log);
-        cced_program_close (prog);
-        return err.code == CCED_E_NOMEM ? EXIT_USAGE : EXIT_BADINPUT;
+        error_line (cced_log_module (*log, i), err.msg);
+        cced_log_close (*log);
+        cced_program_close (*prog);
+        return input_status (&err);
       }
+  return -1;
+}
+
+/* Decode every record of LOG to OUT, writing to OUTPUT (its name).
+   Returns what cced_log_next last returned (< 0: LOG's error, in
+   *LOGERR; > 0: the output failed); sets *WERR to the errno of a write
+   error and *STATUS to EXIT_USAGE on another failure of the output.  */
+static int
+decode_records (struct cced_log *log, struct cced_output *out,
+                const char *output, struct cced_error *logerr, int *werr,
+                int *status)
+{
+  struct cced_error err;
+  struct cced_record rec;
+  int r;
+
+  logerr->code = CCED_OK;
+  while ((r = cced_log_next (log, &rec, logerr)) > 0)
+    if (cced_output_record (out, &rec, &err) < 0)
+      break;
+  if (r > 0)
+    {
+      /* The output failed.  */
+      *werr = err.code == CCED_E_WRITE ? err.errnum : 0;
+      if (err.code != CCED_E_WRITE)
+        {
+          error_line (output, err.msg);
+          *status = EXIT_USAGE;
+        }
+    }
+  else
+    {
+      /* What was decoded is printed before the log's error.  */
+      if (cced_output_finish (out, &err) < 0)
+        {
+          if (err.code == CCED_E_WRITE)
+            *werr = err.errnum;
+          else
+            {
+              error_line (output, err.msg);
+              *status = EXIT_USAGE;
+            }
+        }
+    }
+  return r;
+}
+
+/* Close OF (standard output is only flushed); returns WERR, or the
+   errno of a failure if WERR is 0.  */
+static int
+close_stream (FILE *of, int werr)
+{
+  if (of != stdout)
+    {
+      int e = close_output (of);
+      if (e && !werr)
+        werr = e;
+    }
+  else if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      if (!werr)
+        werr = errno ? errno : EIO;
+    }
+  return werr;
+}
+
+int
+main (int argc, char **argv)
+{
+  struct args a;
+  struct cced_program *prog;
+  struct cced_log *log;
+  struct cced_output *out;
+  struct cced_error err, logerr;
+  const char *output;
+  FILE *of;
+  int r, status = EXIT_OK, werr = 0;
+
+  r = parse_args (argc, argv, &a);
+  if (r < 0)
+    r = open_inputs (&a, &prog, &log);
+  free (a.modules);
+  if (r >= 0)
+    return r;
 
   /* Open the output only once the input is known to be good.  */
   of = stdout;
+  output = a.output;
   if (output && strcmp (output, "-") != 0)
     {
       of = fopen (output, "w");
@@ -248,9 +354,7 @@ main (int argc, char **argv)
   else
     output = "<stdout>";
 
-  out = cced_output_new (prog, fmt, of, &err);
-  if (out)
-    cced_output_set_thread_origin (out, thread_origin);
+  out = cced_output_new (prog, a.fmt, of, &err);
   if (!out)
     {
       error_line (output, err.msg);
@@ -260,48 +364,12 @@ main (int argc, char **argv)
       cced_program_close (prog);
       return EXIT_USAGE;
     }
+  cced_output_set_thread_origin (out, a.thread_origin);
 
-  logerr.code = CCED_OK;
-  while ((r = cced_log_next (log, &rec, &logerr)) > 0)
-    if (cced_output_record (out, &rec, &err) < 0)
-      break;
-  if (r > 0)
-    {
-      /* The output failed.  */
-      werr = err.code == CCED_E_WRITE ? err.errnum : 0;
-      if (err.code != CCED_E_WRITE)
-        {
-          error_line (output, err.msg);
-          status = EXIT_USAGE;
-        }
-    }
-  else
-    {
-      /* What was decoded is printed before the log's error.  */
-      if (cced_output_finish (out, &err) < 0)
-        {
-          if (err.code == CCED_E_WRITE)
-            werr = err.errnum;
-          else
-            {
-              error_line (output, err.msg);
-              status = EXIT_USAGE;
-            }
-        }
-    }
+  r = decode_records (log, out, output, &logerr, &werr, &status);
   cced_output_free (out);
 
-  if (of != stdout)
-    {
-      int e = close_output (of);
-      if (e && !werr)
-        werr = e;
-    }
-  else if (fflush (stdout) != 0 || ferror (stdout))
-    {
-      if (!werr)
-        werr = errno ? errno : EIO;
-    }
+  werr = close_stream (of, werr);
   if (werr)
     {
       /* A closed pipe is the reader's choice, not an error to report.  */
@@ -316,9 +384,9 @@ main (int argc, char **argv)
 
   if (r < 0 && !werr)
     {
-      error_line (logname, logerr.msg);
+      error_line (a.logname, logerr.msg);
       if (status == EXIT_OK)
-        status = logerr.code == CCED_E_NOMEM ? EXIT_USAGE : EXIT_BADINPUT;
+        status = input_status (&logerr);
     }
   else if (r < 0 && status == EXIT_OK)
     status = EXIT_BADINPUT;
