@@ -762,25 +762,14 @@ out:
   return cuts;
 }
 
-int
-cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
-                  char *err, size_t errlen)
+/* Check G's sites and clear what an earlier encoding left in G (a graph
+   read back is encoded again from scratch).  -1 with the error set if a
+   site is in, or calls, a node that does not exist.  */
+static int
+reset_encoding (struct cce_graph *g, char *err, size_t errlen)
 {
-  /* Fold limits tried, largest first, from BASE * 2^FOLD_MAX down
-     (number_nodes): 2^32 lets a recursion with two calls of itself go
-     about 30 levels deep before it pushes.  */
-  static const unsigned fold_bits[] = { 48, 40, 32, 24, 16, 8, 4 };
-  unsigned fold_max = g->fold_max > 0 && g->fold_max < 64
-                      ? (unsigned) g->fold_max : 32;
-  struct adj a;
-  size_t nn = g->nnodes, i, j, head = 0, tail = 0, nfolded = 0;
-  uint32_t *order = NULL, *indeg = NULL;
-  uint64_t *base = NULL;
-  struct cce_encode_stats st;
-  long cuts0, cuts;
+  size_t nn = g->nnodes, i;
 
-  memset (&st, 0, sizeof st);
-  memset (&a, 0, sizeof a);
   for (i = 0; i < g->nsites; i++)
     {
       struct cce_site *s = &g->sites[i];
@@ -790,7 +779,6 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
                    " of %zu", i, s->node, nn);
           return -1;
         }
-      /* Encoding may be run again on a graph read back: start over.  */
       if (s->kind == CCE_SITE_BACK)
         s->kind = CCE_SITE_DIRECT;
       s->reason = 0;
@@ -808,44 +796,53 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
       g->nodes[i].nfold = 0;
       g->nodes[i].fold_lim = 0;
     }
+  return 0;
+}
 
-  /* Step 0, then step 1 over the live edges.  */
-  if (mark_observed (g) < 0)
-    goto oom;
-  if (adj_build (g, &a) < 0 || mark_back_edges (g, &a) < 0)
-    goto oom;
-  adj_free (&a);
-  if (adj_build (g, &a) < 0)
-    goto oom;
+/* Step 2: Kahn's topological order of G's nodes over the direct edges of
+   A into ORDER (room for every node); INDEG is scratch of the same size.
+   -1 if the edges still make a cycle.  */
+static int
+topo_order (const struct cce_graph *g, const struct adj *a, uint32_t *order,
+            uint32_t *indeg)
+{
+  size_t nn = g->nnodes, i, j, head = 0, tail = 0;
 
-  order = malloc ((nn ? nn : 1) * sizeof *order);
-  indeg = calloc (nn ? nn : 1, sizeof *indeg);
-  if (!order || !indeg)
-    goto oom;
-
-  /* Step 2: Kahn's topological order over the remaining direct edges.  */
   for (i = 0; i < nn; i++)
-    indeg[i] = a.in_index[i + 1] - a.in_index[i];
+    indeg[i] = a->in_index[i + 1] - a->in_index[i];
   for (i = 0; i < nn; i++)
     if (!indeg[i])
       order[tail++] = (uint32_t) i;
   while (head < tail)
     {
       uint32_t u = order[head++];
-      for (j = a.out_index[u]; j < a.out_index[u + 1]; j++)
-        if (--indeg[g->sites[a.out_sites[j]].target] == 0)
-          order[tail++] = g->sites[a.out_sites[j]].target;
+      for (j = a->out_index[u]; j < a->out_index[u + 1]; j++)
+        if (--indeg[g->sites[a->out_sites[j]].target] == 0)
+          order[tail++] = g->sites[a->out_sites[j]].target;
     }
-  if (tail != nn)
-    {
-      set_err (err, errlen, "call graph still cyclic after removing "
-               "back edges");
-      goto fail;
-    }
+  return tail == nn ? 0 : -1;
+}
 
-  /* Recursion folded into the id: every back edge of recursion gets its
-     index among those into its callee.  The largest fold limit that cuts
-     no more edges for overflow than no folding at all is taken.  */
+/* Number G's nodes in ORDER over the edges of A, with recursion folded
+   into the id: every back edge of recursion gets its index among those
+   into its callee, and the largest fold limit that cuts no more edges for
+   overflow than no folding at all is taken (its exponent in ST's
+   fold_bits, 0 if none).  BASE is scratch for every node.  -1 if out of
+   memory.  */
+static int
+number_with_folds (struct cce_graph *g, const struct adj *a,
+                   const uint32_t *order, uint64_t *base,
+                   struct cce_encode_stats *st)
+{
+  /* Fold limits tried, largest first, from BASE * 2^FOLD_MAX down
+     (number_nodes): 2^32 lets a recursion with two calls of itself go
+     about 30 levels deep before it pushes.  */
+  static const unsigned fold_bits[] = { 48, 40, 32, 24, 16, 8, 4 };
+  unsigned fold_max = g->fold_max > 0 && g->fold_max < 64
+                      ? (unsigned) g->fold_max : 32;
+  size_t i, nfolded = 0;
+  long cuts0, cuts;
+
   for (i = 0; i < g->nsites; i++)
     if (g->sites[i].kind == CCE_SITE_BACK)
       {
@@ -854,12 +851,9 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
       }
   if (g->fold_max < 0)
     nfolded = 0;
-  base = calloc (nn ? nn : 1, sizeof *base);
-  if (!base)
-    goto oom;
-  cuts0 = number_nodes (g, &a, order, base, 0, &st.max_numcc);
+  cuts0 = number_nodes (g, a, order, base, 0, &st->max_numcc);
   if (cuts0 < 0)
-    goto oom;
+    return -1;
   /* BASE of a folded node: the most contexts it or a caller of a folded
      site into it has without folding.  */
   for (i = 0; i < g->nsites; i++)
@@ -877,18 +871,18 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
       unsigned bits = i == 0 ? fold_max : fold_bits[i - 1];
       if (i > 0 && bits >= fold_max)
         continue;
-      cuts = number_nodes (g, &a, order, base, bits, &st.max_numcc);
+      cuts = number_nodes (g, a, order, base, bits, &st->max_numcc);
       if (cuts < 0)
-        goto oom;
+        return -1;
       if (cuts <= cuts0)
         {
-          st.fold_bits = bits;
+          st->fold_bits = bits;
           break;
         }
     }
-  if (nfolded && !st.fold_bits
-      && number_nodes (g, &a, order, base, 0, &st.max_numcc) < 0)
-    goto oom;
+  if (nfolded && !st->fold_bits
+      && number_nodes (g, a, order, base, 0, &st->max_numcc) < 0)
+    return -1;
   for (i = 0; i < g->nsites; i++)
     {
       struct cce_site *s = &g->sites[i];
@@ -898,42 +892,91 @@ cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
           g->nodes[s->target].nfold = 0;
         }
     }
+  return 0;
+}
 
-  if (cce__index_edges (g) < 0)
-    goto oom;
-  mark_clobbers (g);
+/* Count G's encoded sites and clobbering nodes by kind into ST.  */
+static void
+count_sites (const struct cce_graph *g, struct cce_encode_stats *st)
+{
+  size_t i;
+
   for (i = 0; i < g->nnodes; i++)
-    st.clobber_nodes += g->nodes[i].clobbers != 0;
+    st->clobber_nodes += g->nodes[i].clobbers != 0;
   for (i = 0; i < g->nsites; i++)
-    st.clobber_sites += cce_site_clobbers (g, (uint32_t) i);
-
+    st->clobber_sites += cce_site_clobbers (g, (uint32_t) i);
   for (i = 0; i < g->nsites; i++)
-    st.dead_sites += g->sites[i].dead;
+    st->dead_sites += g->sites[i].dead;
   for (i = 0; i < g->nsites; i++)
     switch (g->sites[i].kind)
       {
       case CCE_SITE_DIRECT:
-        st.direct_sites++;
-        st.zero_sites += !g->sites[i].dead && g->sites[i].av == 0;
+        st->direct_sites++;
+        st->zero_sites += !g->sites[i].dead && g->sites[i].av == 0;
         break;
       case CCE_SITE_BACK:
         if (g->sites[i].reason == 'o')
-          st.overflow_sites++;
+          st->overflow_sites++;
         else
-          st.back_sites++;
-        st.folded_sites += g->sites[i].fold != CCE_NONE;
+          st->back_sites++;
+        st->folded_sites += g->sites[i].fold != CCE_NONE;
         break;
       case CCE_SITE_INDIRECT:
-        st.indirect_sites++;
+        st->indirect_sites++;
         break;
       case CCE_SITE_EXTERNAL:
-        st.external_sites++;
+        st->external_sites++;
         break;
       case CCE_SITE_LOG:
       case CCE_SITE_TRACE:
-        st.log_sites++;
+        st->log_sites++;
         break;
       }
+}
+
+int
+cce_graph_encode (struct cce_graph *g, struct cce_encode_stats *stats,
+                  char *err, size_t errlen)
+{
+  struct adj a;
+  size_t nn = g->nnodes;
+  uint32_t *order = NULL, *indeg = NULL;
+  uint64_t *base = NULL;
+  struct cce_encode_stats st;
+
+  memset (&st, 0, sizeof st);
+  memset (&a, 0, sizeof a);
+  if (reset_encoding (g, err, errlen) < 0)
+    return -1;
+
+  /* Step 0, then step 1 over the live edges.  */
+  if (mark_observed (g) < 0)
+    goto oom;
+  if (adj_build (g, &a) < 0 || mark_back_edges (g, &a) < 0)
+    goto oom;
+  adj_free (&a);
+  if (adj_build (g, &a) < 0)
+    goto oom;
+
+  order = malloc ((nn ? nn : 1) * sizeof *order);
+  indeg = calloc (nn ? nn : 1, sizeof *indeg);
+  base = calloc (nn ? nn : 1, sizeof *base);
+  if (!order || !indeg || !base)
+    goto oom;
+  if (topo_order (g, &a, order, indeg) < 0)
+    {
+      set_err (err, errlen, "call graph still cyclic after removing "
+               "back edges");
+      goto fail;
+    }
+  /* Step 3, with recursion folded into the id.  */
+  if (number_with_folds (g, &a, order, base, &st) < 0)
+    goto oom;
+
+  if (cce__index_edges (g) < 0)
+    goto oom;
+  mark_clobbers (g);
+  count_sites (g, &st);
   if (stats)
     *stats = st;
   adj_free (&a);
