@@ -9,7 +9,7 @@
         ccStack and enters the handler with id 0 (a handler is an entry
         function: id 0 is its segment start);
      2. calls the program's handler;
-     3. restores the interrupted depth and id, so the interrupted code goes
+     3. restores the interrupted top and id, so the interrupted code goes
         on exactly as before.
 
    The decoder continues an exact path below a SYNC entry when the thread
