@@ -702,7 +702,6 @@ number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
         }
       while (overflow);
       node->numcc = sum;
-      /* Folded recursion: the ids above the contexts, as many as fit.  */
       /* Folded recursion: the ids above the contexts.  The limit is
          relative to the ids the callers of the folded sites have without
          folding (BASE, at least 1), so that a recursion folds about

@@ -331,7 +331,7 @@ cce_override_gate (void *gate_status, void *)
     *(bool *) gate_status = false;
   /* GCC 12's backward jump threader (pass "thread") can thread the entry
      edge past the first block of an instrumented function and drop the
-     block's loads of the id and depth, then crash in update_ssa (bash's
+     block's loads of the id and top, then crash in update_ssa (bash's
      assign_compound_array_list at -O2).  The other threaders stay.  */
   if (strcmp (current_pass->name, "thread") == 0 && current_function_decl
       && cce_instrumented_p (current_function_decl))

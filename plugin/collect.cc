@@ -129,7 +129,7 @@ external_may_call_back (tree fndecl, gcall *call, bool allocator)
   if (!fndecl)
     return true;
   /* setjmp and friends: the code after a ccStack call restores the id and
-     the ccStack depth, and it also runs when longjmp returns there.  */
+     the ccStack top, and it also runs when longjmp returns there.  */
   if (flags & ECF_RETURNS_TWICE)
     return true;
   const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));

@@ -581,7 +581,7 @@ folds (const struct cce_site *s, gimple *stmt)
 
 /* Does site S (call STMT, NULL for a trace site) of an observed node need
    code?  Not if no log site can be reached through it -- except a setjmp:
-   the code after it restores the id and depth of its function when
+   the code after it restores the id and top of its function when
    longjmp returns there.  */
 static bool
 site_has_code (const struct cce_site *s, gimple *stmt)
@@ -668,11 +668,11 @@ site_effect (const struct cce_graph *g, const site_info &si, gcall *call)
    can be reached through, or one that cannot call back, does neither.
    Decided on the function as it is, before any code goes in; the loads (1)
    come before every call that changes the id and outside loops, so they
-   are no reads here.  Sets KEEP_ID and KEEP_DEPTH of the sites
+   are no reads here.  Sets KEEP_ID and KEEP_TOP of the sites
    SITES[FIRST .. LAST) (index I - FIRST).  In cfun.  */
 static void
 plan_restores (collector &c, size_t first, size_t last,
-               std::vector<char> &keep_id, std::vector<char> &keep_depth)
+               std::vector<char> &keep_id, std::vector<char> &keep_top)
 {
   struct cce_graph *g = c.g;
   basic_block bb;
@@ -742,7 +742,7 @@ plan_restores (collector &c, size_t first, size_t last,
       if (ev_site[e] != UINT_MAX)
         {
           keep_id[ev_site[e]] = (live[e] & CCE_FLOW_USE_ID) != 0;
-          keep_depth[ev_site[e]] = (live[e] & CCE_FLOW_USE_TOP) != 0;
+          keep_top[ev_site[e]] = (live[e] & CCE_FLOW_USE_TOP) != 0;
         }
 }
 
@@ -791,7 +791,7 @@ struct site_code
   uint32_t sn;                  /* its site */
   uint64_t word;                /* its site word (CCE_SITE_WORD) */
   tree id, top;                 /* the function's id and top (1) */
-  bool restore_id, restore_depth;   /* plan_restores */
+  bool restore_id, restore_top;   /* plan_restores */
   bool pin;                     /* pin_stores_p */
   gimple_stmt_iterator gsi;     /* at the call */
   gimple_seq before, after;     /* what goes before and after the call */
@@ -869,7 +869,7 @@ emit_stack (site_code &sc)
                              sc.pin))
         sc.gsi = gsi_for_stmt (call);
     }
-  if (sc.restore_depth)
+  if (sc.restore_top)
     gimple_seq_add_stmt (&sc.after,
                          gimple_build_assign (tls_ref (CCE_TLS_TOP, true),
                                               sc.top));
@@ -946,13 +946,13 @@ struct function_code
                                    the id */
   bool stack_sites;             /* code that uses the top */
   auto_vec<basic_block> pads;   /* landing pads (6) */
-  std::vector<char> keep_id, keep_depth;   /* plan_restores */
+  std::vector<char> keep_id, keep_top;   /* plan_restores */
   tree id, top;                 /* the id and top, as loaded (1) */
 
   function_code (collector &c_, size_t first_, size_t last_)
     : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
       needed (false), clobber_sites (false), stack_sites (false),
-      keep_id (last_ - first_, 1), keep_depth (last_ - first_, 1),
+      keep_id (last_ - first_, 1), keep_top (last_ - first_, 1),
       id (NULL_TREE), top (NULL_TREE)
   {
   }
@@ -980,7 +980,7 @@ survey_sites (function_code &fc)
 
   /* Landing pads: an exception (or pthread_exit, pthread_cancel) unwinding
      through this function skipped the code after its calls; the cleanup
-     code it resumes in starts by restoring the id and depth (6).  */
+     code it resumes in starts by restoring the id and top (6).  */
   basic_block bb;
   FOR_EACH_BB_FN (bb, DECL_STRUCT_FUNCTION (fc.node->decl))
     if (bb_has_eh_pred (bb))
@@ -1104,7 +1104,7 @@ emit_sites (function_code &fc)
       site_code sc = { fc.c.g, &si, call, si.site,
                        CCE_SITE_WORD (fc.c.key, si.site), fc.id, fc.top,
                        fc.keep_id[i - fc.first] != 0,
-                       fc.keep_depth[i - fc.first] != 0,
+                       fc.keep_top[i - fc.first] != 0,
                        pin_stores_p (call), gsi_for_stmt (call), NULL, NULL };
       if (!emit_site (sc))
         continue;
@@ -1170,7 +1170,7 @@ instrument_function (collector &c, size_t first, size_t last)
     return;
 
   push_cfun (DECL_STRUCT_FUNCTION (fc.node->decl));
-  plan_restores (c, first, last, fc.keep_id, fc.keep_depth);
+  plan_restores (c, first, last, fc.keep_id, fc.keep_top);
   /* Free calls of functions that clobber the id are all the code there
      would be: needed only where something reads the id after one.  */
   for (size_t i = first; i < last && !fc.needed; i++)
