@@ -366,23 +366,21 @@ edge_width (const struct cce_graph *g, const struct cce_edge *e)
                             : cce_node_width (&g->nodes[g->sites[e->site].node]);
 }
 
-/* Everything cce_graph_encode promises, checked against the model.  */
-static void
-check_encoding (const struct model *m, const struct cce_graph *g,
-                const struct cce_encode_stats *st)
+/* Sites of an encoded graph, by kind (cce_encode_stats).  */
+struct site_counts
 {
-  size_t nn = g->nnodes, ns = g->nsites, i, k;
-  size_t n_d = 0, n_zero = 0, n_r = 0, n_o = 0, n_i = 0, n_x = 0, n_l = 0;
-  size_t n_f = 0, nfold_sum = 0;
-  unsigned char *covered;
-  uint32_t *seen, *indeg, *queue, *mark;
-  size_t head = 0, tail = 0, nedges_sum = 0;
-  uint64_t maxcc = 0;
+  size_t d, zero, r, o, i, x, l, f;
+};
 
-  CHECK (nn == m->nnodes && ns == m->nsites, "encode changed graph sizes");
+/* Only direct sites of model M may move to the ccStack in G; count G's
+   sites by kind into N.  */
+static void
+check_sites (const struct model *m, const struct cce_graph *g,
+             struct site_counts *n)
+{
+  size_t i;
 
-  /* Sites: only direct ones may move to the ccStack.  */
-  for (i = 0; i < ns; i++)
+  for (i = 0; i < g->nsites; i++)
     {
       const struct msite *s = &m->sites[i];
       const struct cce_site *gs = &g->sites[i];
@@ -396,15 +394,15 @@ check_encoding (const struct model *m, const struct cce_graph *g,
             {
               CHECK (gs->reason == 0 && gs->fold == CCE_NONE,
                      "direct site %zu has a reason or a fold", i);
-              n_d++;
-              n_zero += !gs->dead && gs->av == 0;
+              n->d++;
+              n->zero += !gs->dead && gs->av == 0;
             }
           else
             {
               CHECK (gs->reason == 'r' || gs->reason == 'o',
                      "back site %zu has reason %d", i, gs->reason);
-              n_r += gs->reason == 'r';
-              n_o += gs->reason == 'o';
+              n->r += gs->reason == 'r';
+              n->o += gs->reason == 'o';
               CHECK (g->nodes[gs->target].has_root,
                      "callee of back site %zu has no root", i);
               CHECK (cce_site_entry (g, (uint32_t) i)
@@ -418,7 +416,7 @@ check_encoding (const struct model *m, const struct cce_graph *g,
                          && t->first_fold + gs->fold < g->nfolds
                          && g->folds[t->first_fold + gs->fold] == i,
                          "folded site %zu is not in its callee's folds", i);
-                  n_f++;
+                  n->f++;
                 }
             }
         }
@@ -426,16 +424,29 @@ check_encoding (const struct model *m, const struct cce_graph *g,
         {
           CHECK (gs->kind == s->kind && gs->reason == 0,
                  "encode changed kind of non-direct site %zu", i);
-          n_i += gs->kind == CCE_SITE_INDIRECT;
-          n_x += gs->kind == CCE_SITE_EXTERNAL;
-          n_l += gs->kind == CCE_SITE_LOG;
+          n->i += gs->kind == CCE_SITE_INDIRECT;
+          n->x += gs->kind == CCE_SITE_EXTERNAL;
+          n->l += gs->kind == CCE_SITE_LOG;
           if (gs->kind != CCE_SITE_LOG)
             CHECK (cce_site_entry (g, (uint32_t) i) == 0,
                    "cce_site_entry of %c site %zu is not 0", gs->kind, i);
         }
     }
+}
 
-  /* Nodes and their incoming edges.  */
+/* The nodes of G and their incoming edges: every edge belongs to one
+   node, the ranges of a node's edges are contiguous from 0 to its numCC,
+   every live direct site is one edge, and NF folded sites are in their
+   callees' folds.  Returns the largest numCC.  */
+static uint64_t
+check_nodes (const struct cce_graph *g, size_t nf)
+{
+  size_t nn = g->nnodes, ns = g->nsites, i, k;
+  size_t nfold_sum = 0, nedges_sum = 0;
+  unsigned char *covered;
+  uint32_t *seen;
+  uint64_t maxcc = 0;
+
   covered = calloc (g->nedges + 1, 1);
   seen = calloc (ns + 1, sizeof *seen);
   assert_true (covered && seen);
@@ -522,54 +533,70 @@ check_encoding (const struct model *m, const struct cce_graph *g,
     }
   CHECK (nedges_sum == g->nedges, "nodes hold %zu edges of %zu", nedges_sum,
          g->nedges);
-  CHECK (nfold_sum == n_f && g->nfolds == n_f, "%zu folded sites, nodes "
-         "count %zu, folds[] holds %zu", n_f, nfold_sum, g->nfolds);
+  CHECK (nfold_sum == nf && g->nfolds == nf, "%zu folded sites, nodes "
+         "count %zu, folds[] holds %zu", nf, nfold_sum, g->nfolds);
   for (k = 0; k < g->nedges; k++)
     CHECK (covered[k], "edge %zu belongs to no node", k);
   for (i = 0; i < ns; i++)
     CHECK (seen[i] == (g->sites[i].kind == CCE_SITE_DIRECT
                        && !g->sites[i].dead),
            "site %zu appears in %u edges", i, seen[i]);
-  /* Dead sites: exactly the calls through which no log is reached.  */
-  {
-    int entry_obs = 0;
-    for (i = 0; i < nn; i++)
-      entry_obs |= g->nodes[i].observed
-                   && (g->nodes[i].flags & (CCE_NODE_ENTRY | CCE_NODE_MAIN))
-                      == CCE_NODE_ENTRY;
-    for (i = 0; i < ns; i++)
-      {
-        const struct cce_site *s = &g->sites[i];
-        switch (s->kind)
-          {
-          case CCE_SITE_LOG:
-          case CCE_SITE_TRACE:
-            CHECK (g->nodes[s->node].observed && !s->dead,
-                   "log site %zu: node unobserved or dead", i);
-            break;
-          case CCE_SITE_DIRECT:
-          case CCE_SITE_BACK:
-            CHECK (s->dead == !g->nodes[s->target].observed,
-                   "site %zu: dead %d, callee observed %d", i, s->dead,
-                   g->nodes[s->target].observed);
-            CHECK (s->dead || g->nodes[s->node].observed,
-                   "live site %zu in an unobserved node", i);
-            break;
-          case CCE_SITE_INDIRECT:
-          case CCE_SITE_EXTERNAL:
-            CHECK (s->dead == (!entry_obs && !s->may_log), "site %zu: "
-                   "dead %d, an entry observed %d, may log %d", i, s->dead,
-                   entry_obs, s->may_log);
-            CHECK (s->dead || g->nodes[s->node].observed,
-                   "live site %zu in an unobserved node", i);
-            break;
-          }
-      }
-  }
   free (covered);
   free (seen);
+  return maxcc;
+}
 
-  /* The direct edges left are acyclic.  */
+/* Dead sites of G: exactly the calls through which no log is reached.  */
+static void
+check_dead (const struct cce_graph *g)
+{
+  size_t i;
+  int entry_obs = 0;
+
+  for (i = 0; i < g->nnodes; i++)
+    entry_obs |= g->nodes[i].observed
+                 && (g->nodes[i].flags & (CCE_NODE_ENTRY | CCE_NODE_MAIN))
+                    == CCE_NODE_ENTRY;
+  for (i = 0; i < g->nsites; i++)
+    {
+      const struct cce_site *s = &g->sites[i];
+      switch (s->kind)
+        {
+        case CCE_SITE_LOG:
+        case CCE_SITE_TRACE:
+          CHECK (g->nodes[s->node].observed && !s->dead,
+                 "log site %zu: node unobserved or dead", i);
+          break;
+        case CCE_SITE_DIRECT:
+        case CCE_SITE_BACK:
+          CHECK (s->dead == !g->nodes[s->target].observed,
+                 "site %zu: dead %d, callee observed %d", i, s->dead,
+                 g->nodes[s->target].observed);
+          CHECK (s->dead || g->nodes[s->node].observed,
+                 "live site %zu in an unobserved node", i);
+          break;
+        case CCE_SITE_INDIRECT:
+        case CCE_SITE_EXTERNAL:
+          CHECK (s->dead == (!entry_obs && !s->may_log), "site %zu: "
+                 "dead %d, an entry observed %d, may log %d", i, s->dead,
+                 entry_obs, s->may_log);
+          CHECK (s->dead || g->nodes[s->node].observed,
+                 "live site %zu in an unobserved node", i);
+          break;
+        }
+    }
+}
+
+/* The direct edges G keeps are acyclic, and every recursion back edge
+   U -> V closes a cycle: V reaches U over the edges left after the
+   depth-first search (direct or cut later for overflow).  The edges out
+   of a node are model M's.  */
+static void
+check_back_edges (const struct model *m, const struct cce_graph *g)
+{
+  size_t nn = g->nnodes, ns = g->nsites, i, k, head = 0, tail = 0;
+  uint32_t *indeg, *queue, *mark;
+
   indeg = calloc (nn + 1, sizeof *indeg);
   queue = calloc (nn + 1, sizeof *queue);
   mark = calloc (nn + 1, sizeof *mark);
@@ -593,9 +620,6 @@ check_encoding (const struct model *m, const struct cce_graph *g,
     }
   CHECK (tail == nn, "direct edges still form a cycle");
 
-  /* A recursion back edge U -> V closes a cycle: V reaches U over the
-     edges left after the depth-first search (direct or cut later for
-     overflow).  */
   for (i = 0; i < ns; i++)
     {
       const struct cce_site *b = &g->sites[i];
@@ -628,14 +652,30 @@ check_encoding (const struct model *m, const struct cce_graph *g,
   free (indeg);
   free (queue);
   free (mark);
+}
 
+/* Everything cce_graph_encode promises, checked against the model.  */
+static void
+check_encoding (const struct model *m, const struct cce_graph *g,
+                const struct cce_encode_stats *st)
+{
+  struct site_counts n;
+  uint64_t maxcc;
+
+  CHECK (g->nnodes == m->nnodes && g->nsites == m->nsites,
+         "encode changed graph sizes");
+  memset (&n, 0, sizeof n);
+  check_sites (m, g, &n);
+  maxcc = check_nodes (g, n.f);
+  check_dead (g);
+  check_back_edges (m, g);
   if (st)
     {
-      CHECK (st->direct_sites == n_d && st->zero_sites == n_zero
-             && st->back_sites == n_r && st->overflow_sites == n_o
-             && st->indirect_sites == n_i && st->external_sites == n_x
-             && st->log_sites == n_l && st->max_numcc == maxcc
-             && st->folded_sites == n_f,
+      CHECK (st->direct_sites == n.d && st->zero_sites == n.zero
+             && st->back_sites == n.r && st->overflow_sites == n.o
+             && st->indirect_sites == n.i && st->external_sites == n.x
+             && st->log_sites == n.l && st->max_numcc == maxcc
+             && st->folded_sites == n.f,
              "encode stats do not match the graph");
     }
 }
