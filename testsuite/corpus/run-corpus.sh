@@ -82,6 +82,8 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 self=$here/$(basename "$0")
 srcroot=$(cd "$here/../.." && pwd) || exit 1
 me=run-corpus.sh
+# median, ratio, fsub, cpu_now, pair_order, run_pairs.
+. "$here/../lib/measure.sh"
 
 all_programs="lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc bash"
 smoke_programs="lua5.4 xz-utils gawk"
@@ -208,22 +210,8 @@ load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 log () { printf '[%s +%ss] %s\n' "$(date +%H:%M:%S)" "$(( $(date +%s) - start ))" "$*"; }
 now () { date +%s.%N; }
 elapsed () { echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'; }
-# cpu VAR: set VAR to the user+sys seconds of this shell's finished
-# children (and theirs) so far: the second line of `times`, "0m1.230000s
-# 0m0.400000s".  `times` must run in this shell, not in a $(...) subshell,
-# whose children are not this shell's.
-cpu () {
-  times > "$workdir/.times"
-  cpu_=$(awk 'NR == 2 { t = 0
-      for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2] }
-      printf "%.2f", t }' "$workdir/.times")
-  eval "$1=\$cpu_"
-}
-fsub () { echo "$1 $2" | awk '{ printf "%.2f", $1 - $2 }'; }
-ratio () { echo "$1 $2" | awk '$2 > 0 { printf "%.3f", $1 / $2; exit } { printf "-" }'; }
-median () { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-";
-  else if (NR % 2) printf "%.3f\n", v[(NR + 1) / 2];
-  else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# cpu_now's scratch file.
+measure_times=$workdir/.times
 
 skip () { echo "$me: SKIP: $*" >&2; exit 77; }
 
@@ -836,16 +824,29 @@ put () { printf "%s='%s'\n" "$1" "$(echo "$2" | sed "s/'/'\\\\''/g")" >> "$recor
 # workload VARIANT OUT: run the program's workload once on VARIANT's build,
 # output to OUT; sets w_VARIANT (user+sys CPU seconds) and wrc_VARIANT.
 workload () {
-  cpu c0
+  cpu_now c0
   CCE_CORPUS_RECIPE="recipe_${f}_workload" timeout "$TIMEOUT" sh "$self" \
     --workdir "$workdir" --internal-call "$1" "$pdir/$1" < /dev/null > "$2" 2> "$pdir/$1.workload.err"
   wrc=$?
-  cpu c1
+  cpu_now c1
   eval "w_$1=$(fsub "$c1" "$c0") wrc_$1=$wrc"
 }
 
-# pair_order I: the order of the builds in alternated pair I (from 0).
-pair_order () { if test $(($1 % 2)) = 0; then echo "plain cce"; else echo "cce plain"; fi; }
+# workload_timed V I: run the workload on V for pair I, checking that its
+# output is the warm-up run's; workload_pair I: the ratio of pair I;
+# workloads_ok: no workload run failed.
+workload_timed () {
+  workload $1 "$pdir/$1.workload.tmp"
+  cmp -s "$pdir/$1.workload.tmp" "$pdir/$1.workload.out" ||
+    eval "test \$wrc_$1 != 0 || wrc_$1=output-changed"
+}
+workload_pair () {
+  r=$(ratio "$w_cce" "$w_plain")
+  echo "$r" >> "$pdir/ratios"
+  log "$prog: measure: pair $1/$ratio_pairs: plain $w_plain s, cce $w_cce s CPU (exit $wrc_plain/$wrc_cce): ratio $r"
+  workloads_ok
+}
+workloads_ok () { test "$wrc_plain" = 0 && test "$wrc_cce" = 0; }
 
 # variant_flags V: CC_V, CFLAGS_V and LDFLAGS_V for build V (plain or cce).
 variant_flags () {
@@ -868,27 +869,28 @@ variant_flags () {
 build_pairs_ratio () {
   bp_prog=$1 bp_f=$(fn "$1") bp_dir=$workdir/$1
   { ratio "$cpu_cce" "$cpu_plain"; echo; } > "$bp_dir/buildratios"
-  bp_i=1
-  while test $bp_i -lt "$build_pairs"; do
-    for bp_v in $(pair_order $bp_i); do
-      variant_flags $bp_v
-      rm -rf "$bp_dir/$bp_v.bp"
-      "recipe_${bp_f}_prepare" "$bp_dir/$bp_v.bp" || return 1
-      cpu bc0
-      "recipe_${bp_f}_build" $bp_v "$bp_dir/$bp_v.bp" > "$bp_dir/$bp_v.bp.log" 2>&1 || {
-        log "$bp_prog/$bp_v: build pair $((bp_i + 1)) FAILED (log: $bp_dir/$bp_v.bp.log)"
-        return 1
-      }
-      cpu bc1
-      eval "bp_$bp_v=$(fsub "$bc1" "$bc0")"
-      rm -rf "$bp_dir/$bp_v.bp"
-    done
-    bp_r=$(ratio "$bp_cce" "$bp_plain")
-    echo "$bp_r" >> "$bp_dir/buildratios"
-    log "$bp_prog: build pair $((bp_i + 1))/$build_pairs: plain $bp_plain s, cce $bp_cce s CPU: ratio $bp_r"
-    bp_i=$((bp_i + 1))
-  done
-  bp_median=$(median < "$bp_dir/buildratios")
+  run_pairs 2 "$build_pairs" build_pair_one build_pair_done || return 1
+  bp_median=$(median %.3f - < "$bp_dir/buildratios")
+}
+# build_pair_one V I: build V in a fresh tree for build pair I; sets bp_V.
+build_pair_one () {
+  variant_flags $1
+  rm -rf "$bp_dir/$1.bp"
+  "recipe_${bp_f}_prepare" "$bp_dir/$1.bp" || return 1
+  cpu_now bc0
+  "recipe_${bp_f}_build" $1 "$bp_dir/$1.bp" > "$bp_dir/$1.bp.log" 2>&1 || {
+    log "$bp_prog/$1: build pair $2 FAILED (log: $bp_dir/$1.bp.log)"
+    return 1
+  }
+  cpu_now bc1
+  eval "bp_$1=$(fsub "$bc1" "$bc0")"
+  rm -rf "$bp_dir/$1.bp"
+}
+# build_pair_done I: the build-time ratio of pair I.
+build_pair_done () {
+  bp_r=$(ratio "$bp_cce" "$bp_plain")
+  echo "$bp_r" >> "$bp_dir/buildratios"
+  log "$bp_prog: build pair $1/$build_pairs: plain $bp_plain s, cce $bp_cce s CPU: ratio $bp_r"
 }
 
 run_program () {
@@ -915,9 +917,9 @@ run_program () {
     test $v = plain && put r_lines "$(count_c_lines "$tree")"
     log "$prog/$v: build (log: $pdir/$v.build.log)"
     rm -f "$CCE_LOG"*
-    t0=$(now); cpu c0
+    t0=$(now); cpu_now c0
     if "recipe_${f}_build" $v "$tree" > "$pdir/$v.build.log" 2>&1; then
-      t1=$(now); cpu c1
+      t1=$(now); cpu_now c1
       eval "build_$v=ok secs_$v=$(elapsed "$t0" "$t1") cpu_$v=$(fsub "$c1" "$c0")"
       bin=$("recipe_${f}_bin" "$tree")
       eval "text_$v=$(size_text "$bin") dtext_$v=$(dot_text "$bin")"
@@ -983,18 +985,8 @@ run_program () {
     done
     log "$prog: measure: warm-up: plain $w_plain s, cce $w_cce s CPU (exit $wrc_plain/$wrc_cce)"
     : > "$pdir/ratios"
-    i=0
-    while test "$wrc_plain" = 0 && test "$wrc_cce" = 0 && test $i -lt "$ratio_pairs"; do
-      for v in $(pair_order $i); do
-        workload $v "$pdir/$v.workload.tmp"
-        cmp -s "$pdir/$v.workload.tmp" "$pdir/$v.workload.out" ||
-          eval "test \$wrc_$v != 0 || wrc_$v=output-changed"
-      done
-      r=$(ratio "$w_cce" "$w_plain")
-      echo "$r" >> "$pdir/ratios"
-      log "$prog: measure: pair $((i + 1))/$ratio_pairs: plain $w_plain s, cce $w_cce s CPU (exit $wrc_plain/$wrc_cce): ratio $r"
-      i=$((i + 1))
-    done
+    # Pairs until one of the builds fails or changes its output.
+    workloads_ok && run_pairs 1 "$ratio_pairs" workload_timed workload_pair
     rm -f "$pdir/plain.workload.tmp" "$pdir/cce.workload.tmp"
     if test "$wrc_plain" = 0 && test "$wrc_cce" != 0; then
       test $verdict = ok && verdict=CCE-WORKLOAD-FAIL
@@ -1006,7 +998,7 @@ run_program () {
       log "$prog: workload outputs differ:"
       diff "$pdir/plain.workload.out" "$pdir/cce.workload.out" | head -10 | sed 's/^/    /'
     elif test "$wrc_plain" = 0; then
-      runratio=$(median < "$pdir/ratios")
+      runratio=$(median %.3f - < "$pdir/ratios")
       log "$prog: run-time ratio (median of $(wc -l < "$pdir/ratios") pairs): $runratio"
     else
       log "$prog: the workload failed on the plain build (exit $wrc_plain); no run-time ratio"
