@@ -26,9 +26,10 @@
 #   --help
 # BENCH_QUICK=1 in the environment is the same as --quick.
 #
-# Where cce comes from: CCE_PLUGIN, CCE_RTDIR, CCE_INCDIR (as for
-# testsuite/cce-cc) and CCE_DECODE from the environment, else the build
-# tree.  CC (default gcc) is the compiler of both builds.
+# Where cce comes from: CCE_PKG_CONFIG_PATH, CCE_PLUGIN, CCE_RTDIR,
+# CCE_INCDIR (as for testsuite/cce-cc, which builds the cce variants) and
+# CCE_DECODE from the environment, else the build tree.  CC (default gcc)
+# is the compiler of both builds.
 #
 # The corpus section runs testsuite/corpus/run-corpus.sh without its
 # validation against gdb (`make corpus` does that): Debian source packages
@@ -117,7 +118,9 @@ done
 : "${CCE_PLUGIN:=$builddir/plugin/.libs/cce.so}"
 : "${CCE_RTDIR:=$builddir/rt/.libs}"
 : "${CCE_DECODE:=$builddir/decode/cce-decode}"
-export CC CCE_INCDIR CCE_PLUGIN CCE_RTDIR
+# The build tree's cce-uninstalled.pc, when it has one (cce-flags.sh).
+: "${CCE_PKG_CONFIG_PATH:=$builddir}"
+export CC CCE_INCDIR CCE_PLUGIN CCE_RTDIR CCE_PKG_CONFIG_PATH
 ccecc="sh $srcroot/testsuite/cce-cc"
 : "${workdir:=$builddir/bench/work}"
 : "${out:=$builddir/bench/results.md}"
@@ -459,8 +462,8 @@ if want corpus && test -f "$corpus"; then
     cargs="--ratio-pairs $corpus_pairs --build-pairs $corpus_build_pairs"
   fi
   progress "[corpus] run-corpus.sh $cargs --no-validate (log: $w/corpus.log)"
-  # CCE_PLUGIN, CCE_RTDIR and CCE_INCDIR are exported: the corpus uses
-  # this build tree's cce too.
+  # CCE_PKG_CONFIG_PATH, CCE_PLUGIN, CCE_RTDIR and CCE_INCDIR are
+  # exported: the corpus uses this build tree's cce too.
   sh "$corpus" --workdir "$corpus_workdir" $cargs --no-validate \
      --table "$w/corpus.md" > "$w/corpus.log" 2>&1
   cs=$?

@@ -40,10 +40,12 @@
 # PROGRAM is one of: lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc
 # bash.  With no PROGRAM (and no --smoke) the full set runs.
 #
-# Where cce comes from, in this order:
+# Where cce comes from (testsuite/lib/cce-flags.sh), in this order:
+#   - CCE_PKG_CONFIG_PATH naming a build tree that has a cce-uninstalled.pc
+#     (`make corpus` passes the build tree's top);
 #   - CCE_PLUGIN, CCE_RTDIR, CCE_INCDIR from the environment (a build tree:
 #     CCE_PLUGIN=B/plugin/.libs/cce.so CCE_RTDIR=B/rt/.libs CCE_INCDIR=SRC/rt;
-#     `make corpus` does this);
+#     `make corpus` passes these too);
 #   - otherwise `pkg-config --cflags/--libs cce` (an installed cce).
 #
 # The instrumented build is what a user does: `pkg-config --cflags cce`
@@ -152,22 +154,14 @@ test $smoke = yes && command="$command --smoke"
 test $full = yes || test $smoke = yes || command="$command$progs"
 
 # ---------------------------------------------------------------- cce flags
-if test -n "$internal"; then
-  :  # an internal call gets its build variables from the environment
-elif test -n "$CCE_PLUGIN"; then
-  : "${CCE_RTDIR:?CCE_RTDIR must be set with CCE_PLUGIN}"
-  : "${CCE_INCDIR:?CCE_INCDIR must be set with CCE_PLUGIN}"
-  # As pkg-config cce, with the build tree's specs file (rt/Makefile.am).
-  : "${CCE_SPECS:=$(dirname "$CCE_RTDIR")/cce-uninstalled.specs}"
+if test -z "$internal"; then
+  # (an internal call gets its build variables from the environment)
+  . "$here/../lib/cce-flags.sh"
+  cce_flags || exit 1
   # The build tree's decoder (validate-recipes.sh).
-  : "${CCE_DECODE:=$(dirname "$(dirname "$CCE_RTDIR")")/decode/cce-decode}"
-  CCE_CFLAGS="-I$CCE_INCDIR -flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -specs=$CCE_SPECS"
-  CCE_LIBS="-flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -L$CCE_RTDIR -Wl,-rpath,$CCE_RTDIR -lcce"
-  cce_from="build tree ($CCE_PLUGIN)"
-else
-  CCE_CFLAGS=$(pkg-config --cflags cce) || exit 1
-  CCE_LIBS=$(pkg-config --libs cce) || exit 1
-  cce_from="installed ($(pkg-config --variable=prefix cce 2>/dev/null))"
+  if test -n "${CCE_RTDIR:-}"; then
+    : "${CCE_DECODE:=$(dirname "$(dirname "$CCE_RTDIR")")/decode/cce-decode}"
+  fi
 fi
 # The flags of --cflags without -I (validate-recipes.sh uses them).
 CCE_CCFLAGS=$(echo "$CCE_CFLAGS" | tr ' ' '\n' | grep -v '^-I' | tr '\n' ' ')
