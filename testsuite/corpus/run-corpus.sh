@@ -26,7 +26,7 @@
 #   --no-validate      skip the validation of decoded contexts against gdb
 #                      (validate.sh; by default each program is built twice
 #                      more: with -g and -fplugin-arg-cce-trace of a few
-#                      functions listed in validate-recipes.sh, and at -O0
+#                      functions listed in recipes/PROG.sh, and at -O0
 #                      -g for gdb; DIR/PROG/validated, DIR/PROG/pushes)
 #   --observed-only    build with the plugin's default, which encodes only
 #                      the calls that can reach a log site.  These programs
@@ -52,8 +52,9 @@
 # goes into CFLAGS, --cflags and --libs into LDFLAGS (README.md's link
 # line), with AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm so that static
 # archives keep their LTO objects.  Both builds run with LC_ALL=C.  Where
-# a program's build system gets in the way, its recipe below does what a
-# user would have to do, and says why.
+# a program's build system gets in the way, its recipe
+# (testsuite/corpus/recipes/PROG.sh) does what a user would have to do,
+# and says why.
 #
 # What it needs: root, or the source packages already in DIR/src and the
 # packages of each recipe's deps installed.  As root it adds a deb-src entry
@@ -385,7 +386,9 @@ norm_common () {
 }
 
 # --------------------------------------------------------------- recipes
-# Each program PROG (fn: dots and dashes as underscores) has:
+# Each program PROG has a file recipes/PROG.sh, sourced here, that defines
+# these functions (PROG in their names with dots and dashes as
+# underscores: fn PROG), and the validation recipe of validate-recipes.sh:
 #   recipe_PROG_pkg        source package specs to try, in order
 #   recipe_PROG_deps       Debian packages the build and tests need
 #   recipe_PROG_prepare D  a fresh source tree in D
@@ -405,7 +408,7 @@ norm_common () {
 
 fn () { echo "$1" | tr '.-' '__'; }
 
-for recipe in "$here"/recipes/*.sh; do . "$recipe"; done
+for p in $all_programs; do . "$here/recipes/$p.sh" || exit 1; done
 
 # -------------------------------------------------------------- driver
 status=0
@@ -694,7 +697,7 @@ write_table () {
     echo "non-blank lines of all *.c and *.h files of the unpacked source tree (tests and"
     echo "tools included). *Run time* is the median over the workload pairs of the"
     echo "ratio cce / plain of user+sys CPU time (\`times\`), the builds run alternately;"
-    echo "each recipe in \`run-corpus.sh\` documents its workload. *Build* is the ratio of"
+    echo "each recipe in \`testsuite/corpus/recipes/\` documents its workload. *Build* is the ratio of"
     echo "the user+sys CPU time of configure and make ($build_pairs build pair(s) per program, the median). *Text* is the ratio of size(1)'s"
     echo "text (all read-only sections, the dictionary included) / of the .text section"
     echo "alone; *dict* is the size of the \`cce_dict\` section in bytes. The last two"

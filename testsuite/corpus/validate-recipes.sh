@@ -2,7 +2,8 @@
 # decoded contexts on each corpus program (validate.sh), and the ccStack
 # push count.
 #
-# For each program, vrecipe_PROG_funcs names a handful of functions that
+# For each program, recipes/PROG.sh defines the validation recipe:
+# vrecipe_PROG_funcs names a handful of functions that
 # are hot and reached from many contexts, and vrecipe_PROG_run sets the
 # single-process, deterministic run to validate on: v_bin (relative to the
 # build tree), v_args, v_stdin.  validate_program PROG builds two more

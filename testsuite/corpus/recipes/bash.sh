@@ -1,4 +1,8 @@
-# --- bash: autoconf, `make tests` (as nobody when run as root: some tests
+# recipes/bash.sh -- bash in the corpus, sourced by run-corpus.sh (which
+# describes the recipe_* functions) and used by validate-recipes.sh
+# (the vrecipe_* ones).
+#
+# bash: autoconf, `make tests` (as nobody when run as root: some tests
 # fail as root).  The tests print nothing but their names unless something
 # differs; a test "passes" here when it printed nothing else but warnings.
 # Workload: testsuite/corpus/bash-workload.sh.

@@ -1,4 +1,8 @@
-# --- bzip2: the upstream tarball with its own Makefile.  Debian's
+# recipes/bzip2.sh -- bzip2 in the corpus, sourced by run-corpus.sh (which
+# describes the recipe_* functions) and used by validate-recipes.sh
+# (the vrecipe_* ones).
+#
+# bzip2: the upstream tarball with its own Makefile.  Debian's
 # Makefile links bzip2 against the shared libbz2; upstream's links the
 # static libbz2.a, so the compressor itself is in the instrumented binary.
 # Tests: `make test` (three compressions and decompressions, each checked

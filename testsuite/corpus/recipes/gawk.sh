@@ -1,4 +1,8 @@
-# --- gawk: autoconf, `make check` (the interpreter, the extensions and
+# recipes/gawk.sh -- gawk in the corpus, sourced by run-corpus.sh (which
+# describes the recipe_* functions) and used by validate-recipes.sh
+# (the vrecipe_* ones).
+#
+# gawk: autoconf, `make check` (the interpreter, the extensions and
 # the locale tests).  Debian's tree lacks the Texinfo source of the manual
 # (not DFSG-free); debian/rules touches the doc files so that make does
 # not try to rebuild the manual, and so does this recipe.  The extensions

@@ -1,4 +1,8 @@
-# --- jq 1.6: Debian's tree (a GitHub tarball: autoreconf first), linked
+# recipes/jq.sh -- jq in the corpus, sourced by run-corpus.sh (which
+# describes the recipe_* functions) and used by validate-recipes.sh
+# (the vrecipe_* ones).
+#
+# jq 1.6: Debian's tree (a GitHub tarball: autoreconf first), linked
 # statically (--disable-shared: the library code in the jq binary) against
 # Debian's libonig (external code that calls back into jq).  Tests:
 # `make check NO_VALGRIND=1`, plus the per-test logs that hold the counts.

@@ -1,4 +1,8 @@
-# --- lua5.4: the upstream tarball with its own Makefile (Debian's patches
+# recipes/lua5.4.sh -- lua5.4 in the corpus, sourced by run-corpus.sh (which
+# describes the recipe_* functions) and used by validate-recipes.sh
+# (the vrecipe_* ones).
+#
+# lua5.4: the upstream tarball with its own Makefile (Debian's patches
 # switch the build to libtool).  No test suite in the package:
 # testsuite/corpus/lua-workload.lua checks what makes Lua hard for cce
 # (setjmp/longjmp errors, coroutines, parser recursion, C->Lua->C

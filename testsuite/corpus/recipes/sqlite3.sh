@@ -1,4 +1,8 @@
-# --- sqlite3: autoconf + libtool, static library only, `make fuzztest`
+# recipes/sqlite3.sh -- sqlite3 in the corpus, sourced by run-corpus.sh (which
+# describes the recipe_* functions) and used by validate-recipes.sh
+# (the vrecipe_* ones).
+#
+# sqlite3: autoconf + libtool, static library only, `make fuzztest`
 # (fuzzcheck over the fuzz databases, and sessionfuzz).  fuzztest links its
 # test programs itself with the configured flags, so they are instrumented
 # too.  Workload: testsuite/corpus/sqlite-workload.sql.

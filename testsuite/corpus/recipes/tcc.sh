@@ -1,4 +1,8 @@
-# --- tcc: its own configure and `make test`.  Two things a user would
+# recipes/tcc.sh -- tcc in the corpus, sourced by run-corpus.sh (which
+# describes the recipe_* functions) and used by validate-recipes.sh
+# (the vrecipe_* ones).
+#
+# tcc: its own configure and `make test`.  Two things a user would
 # have to do under LTO, in both builds:
 #  - link libm with --no-as-needed: `tcc -run` resolves the math functions
 #    of the programs it runs in its own process, and with LTO tcc itself

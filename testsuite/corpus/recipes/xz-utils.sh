@@ -1,4 +1,8 @@
-# --- xz-utils: autoconf + libtool; --disable-shared so that xz links
+# recipes/xz-utils.sh -- xz-utils in the corpus, sourced by run-corpus.sh (which
+# describes the recipe_* functions) and used by validate-recipes.sh
+# (the vrecipe_* ones).
+#
+# xz-utils: autoconf + libtool; --disable-shared so that xz links
 # liblzma statically (the codecs are in the instrumented binary).  Tests:
 # `make check`, then a multi-threaded round trip (xz -T2 with 1 MiB blocks,
 # so two threads really compress and decompress) whose compressed stream's

@@ -1,4 +1,8 @@
-# --- zlib: its own configure (static and shared library) and `make test`.
+# recipes/zlib.sh -- zlib in the corpus, sourced by run-corpus.sh (which
+# describes the recipe_* functions) and used by validate-recipes.sh
+# (the vrecipe_* ones).
+#
+# zlib: its own configure (static and shared library) and `make test`.
 # Workload: minigzip -9 and back on 16 MB of text.
 recipe_zlib_pkg () { echo zlib; }
 recipe_zlib_deps () { :; }

@@ -1,4 +1,8 @@
-# --- zstd (source package libzstd): its own Makefiles.  CFLAGS and
+# recipes/zstd.sh -- zstd in the corpus, sourced by run-corpus.sh (which
+# describes the recipe_* functions) and used by validate-recipes.sh
+# (the vrecipe_* ones).
+#
+# zstd (source package libzstd): its own Makefiles.  CFLAGS and
 # LDFLAGS go in the environment, not on make's command line, where they
 # would override the Makefiles' own additions (-pthread among them).
 # Tests: tests/playTests.sh without the large-data tests (upstream's
