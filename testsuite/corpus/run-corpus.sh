@@ -35,6 +35,15 @@
 #                      -fplugin-arg-cce-observe-all: every call encoded, as
 #                      if every function logged (the full cost, and the
 #                      encoding tested on every call of the program).
+#   --wrapper CMD      build the instrumented variant with CMD as the
+#                      compiler (CC=CMD; for CMake -DCMAKE_C_COMPILER=CMD;
+#                      a path, or a command in PATH, perhaps with options)
+#                      and the plain build's CFLAGS and LDFLAGS, instead
+#                      of adding the cce flags to CFLAGS and LDFLAGS: a
+#                      check of a compiler wrapper that adds them itself
+#                      (testsuite/cce-cc, say).  The tests, the workload,
+#                      the dictionary and the validation are as without
+#                      it; no table unless --table asks for one.
 #   --list             list the programs and exit
 #
 # PROGRAM is one of: lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc
@@ -51,8 +60,10 @@
 # The instrumented build is what a user does: `pkg-config --cflags cce`
 # goes into CFLAGS, --cflags and --libs into LDFLAGS (README.md's link
 # line), with AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm so that static
-# archives keep their LTO objects.  Both builds run with LC_ALL=C.  Where
-# a program's build system gets in the way, its recipe
+# archives keep their LTO objects; or, with --wrapper, the compiler is the
+# wrapper, which adds the flags.  Its link also gets -fplugin-arg-cce-stats
+# (and observe-all, below).  Both builds run with LC_ALL=C.  Where a
+# program's build system gets in the way, its recipe
 # (testsuite/corpus/recipes/PROG.sh) does what a user would have to do,
 # and says why.
 #
@@ -104,6 +115,7 @@ observe=all
 validate=yes
 table_only=no
 validate_only=no
+wrapper=
 while test $# -gt 0; do
   case $1 in
     --workdir) workdir=$2; shift 2 ;;
@@ -120,6 +132,8 @@ while test $# -gt 0; do
     --no-validate) validate=no; shift ;;
     --table-only) table_only=yes; shift ;;
     --validate-only) validate_only=yes; shift ;;
+    --wrapper) wrapper=$2; shift 2 ;;
+    --wrapper=*) wrapper=${1#--wrapper=}; shift ;;
     --list) echo "$all_programs"; exit 0 ;;
     # Internal: run-corpus.sh --internal-call VARIANT TREE (see the end).
     --internal-call) internal=$2 internal_tree=$3; shift 3 ;;
@@ -135,6 +149,12 @@ esac
 case $build_pairs in
   ''|0|*[!0-9]*) echo "$me: --build-pairs wants a positive number" >&2; exit 2 ;;
 esac
+# The recipes build in their trees: a relative path of the wrapper
+# becomes absolute.
+case $wrapper in
+  /*|'') ;;
+  */*) wrapper=$(pwd)/$wrapper ;;
+esac
 full=no
 if test $smoke = yes; then
   test -z "$progs" || { echo "$me: --smoke takes no PROGRAM" >&2; exit 2; }
@@ -142,7 +162,8 @@ if test $smoke = yes; then
 elif test -z "$progs"; then
   progs=$all_programs full=yes
 fi
-test $table_set = yes || { test $full = yes && table=$srcroot/docs/corpus.md; }
+test $table_set = yes || { test $full = yes && test -z "$wrapper" &&
+  table=$srcroot/docs/corpus.md; }
 for p in $progs; do
   case " $all_programs " in
     *" $p "*) ;;
@@ -152,13 +173,19 @@ done
 # The command that regenerates this run, for the table.
 command="testsuite/corpus/run-corpus.sh"
 test $smoke = yes && command="$command --smoke"
+test -n "$wrapper" && command="$command --wrapper $wrapper"
 test $full = yes || test $smoke = yes || command="$command$progs"
 
 # ---------------------------------------------------------------- cce flags
-if test -z "$internal"; then
+if test -n "$wrapper"; then
+  # The wrapper adds the flags itself.
+  CCE_CFLAGS= CCE_LIBS= cce_from="wrapper \`$wrapper\`"
+elif test -z "$internal"; then
   # (an internal call gets its build variables from the environment)
   . "$here/../lib/cce-flags.sh"
   cce_flags || exit 1
+fi
+if test -z "$internal"; then
   # The build tree's decoder (validate-recipes.sh).
   if test -n "${CCE_RTDIR:-}"; then
     : "${CCE_DECODE:=$(dirname "$(dirname "$CCE_RTDIR")")/decode/cce-decode}"
@@ -181,13 +208,13 @@ workdir=$(cd "$workdir" && pwd)
 if test -z "$internal" && test $observe = all && test -z "${CCE_EXTRA_LDFLAGS+set}"; then
   probe=$workdir/.probe
   mkdir -p "$probe" && echo 'int main (void) { return 0; }' > "$probe/p.c"
-  if gcc -O2 -flto $CCE_CFLAGS "$probe/p.c" -o "$probe/p" $CCE_LIBS \
+  if ${wrapper:-gcc} -O2 -flto $CCE_CFLAGS "$probe/p.c" -o "$probe/p" $CCE_LIBS \
        -fplugin-arg-cce-observe-all > "$probe/log" 2>&1; then
     observe_flag=-fplugin-arg-cce-observe-all
   elif grep -q 'observe-all' "$probe/log"; then
     observe=old  # a plugin that encodes every call anyway
   else
-    echo "$me: the cce flags do not link a trivial program:" >&2
+    echo "$me: the cce flags${wrapper:+ (the wrapper)} do not link a trivial program:" >&2
     sed 's/^/  /' "$probe/log" >&2
     exit 1
   fi
@@ -487,6 +514,11 @@ variant_flags () {
     # (lua's, tcc's); --libs alone does not.
     CC_V=gcc CFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS"
     LDFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS $CCE_LIBS $CCE_EXTRA_LDFLAGS"
+    # --wrapper: the wrapper is the compiler and adds the cce flags.
+    if test -n "$wrapper"; then
+      CC_V=$wrapper CFLAGS_V=$PLAIN_CFLAGS
+      LDFLAGS_V="$PLAIN_CFLAGS $CCE_EXTRA_LDFLAGS"
+    fi
   fi
 }
 
@@ -676,8 +708,13 @@ write_table () {
     echo
     echo "**Method.** Each program is built from its Debian 12 source package twice"
     echo "with GCC 12: plain (\`CFLAGS=LDFLAGS=\"-O2 -flto\"\`), and instrumented, with the"
-    echo "flags of \`pkg-config --cflags\` and \`--libs cce\` added to CFLAGS and LDFLAGS"
-    echo "as README.md tells a user, and \`$CCE_EXTRA_LDFLAGS\` on the link."
+    if test -n "$wrapper"; then
+      echo "compiler wrapper \`$wrapper\` as CC (CMake: CMAKE_C_COMPILER) and the plain"
+      echo "build's CFLAGS and LDFLAGS, and \`$CCE_EXTRA_LDFLAGS\` on the link."
+    else
+      echo "flags of \`pkg-config --cflags\` and \`--libs cce\` added to CFLAGS and LDFLAGS"
+      echo "as README.md tells a user, and \`$CCE_EXTRA_LDFLAGS\` on the link."
+    fi
     case $observe in
       all) echo "The programs log nothing, and cce encodes only the calls that can reach a log"
            echo "site: \`observe-all\` makes it encode every call as if every function logged,"

@@ -9,8 +9,9 @@
 # build tree), v_args, v_stdin.  validate_program PROG builds two more
 # variants of PROG with the program's own recipe:
 #   trace  cce as in the "cce" build (observe-all too, unless
-#          --observed-only), plus -g, -fplugin-arg-cce-trace=FUNCS and
-#          -fplugin-arg-cce-count (ccStack pushes counted);
+#          --observed-only; the wrapper of --wrapper), plus -g,
+#          -fplugin-arg-cce-trace=FUNCS and -fplugin-arg-cce-count
+#          (ccStack pushes counted);
 #   o0     -O0 -g, no LTO, no cce: the oracle's build, run under gdb;
 # then runs validate.sh on them and writes PROG/validated ("N M D": N
 # contexts compared, M mismatches, D distinct paths) and PROG/pushes
@@ -33,6 +34,11 @@ validate_program () {
       tflags="-fplugin-arg-cce-trace=$tlist -fplugin-arg-cce-count $observe_flag"
       CC_V=gcc CFLAGS_V="$PLAIN_CFLAGS -g $CCE_CFLAGS $tflags"
       LDFLAGS_V="$PLAIN_CFLAGS -g $CCE_CFLAGS $CCE_LIBS $tflags" LIBS_V= rv=cce
+      # --wrapper: the wrapper adds the cce flags.
+      if test -n "$wrapper"; then
+        CC_V=$wrapper CFLAGS_V="$PLAIN_CFLAGS -g $tflags"
+        LDFLAGS_V="$PLAIN_CFLAGS -g $tflags"
+      fi
     else
       CC_V=gcc CFLAGS_V="-O0 -g" LDFLAGS_V="-O0 -g" LIBS_V= rv=plain
     fi
