@@ -47,7 +47,7 @@
 #   --list             list the programs and exit
 #
 # PROGRAM is one of: lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc
-# bash.  With no PROGRAM (and no --smoke) the full set runs.
+# bash json-c.  With no PROGRAM (and no --smoke) the full set runs.
 #
 # Where cce comes from (testsuite/lib/cce-flags.sh), in this order:
 #   - CCE_PKG_CONFIG_PATH naming a build tree that has a cce-uninstalled.pc
@@ -99,7 +99,7 @@ me=run-corpus.sh
 # median, ratio, fsub, cpu_now, pair_order, run_pairs.
 . "$here/../lib/measure.sh"
 
-all_programs="lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc bash"
+all_programs="lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc bash json-c"
 smoke_programs="lua5.4 xz-utils gawk"
 
 workdir=${TMPDIR:-/tmp}/cce-corpus
