@@ -27,7 +27,7 @@ nums () { printf '%s\n' "$@"; }
 check "median odd" "$(nums 3 1.25 2 | median)" 2
 check "median odd, the number as written" "$(nums 1.2500 0.5 9 | median)" 1.2500
 check "median even" "$(nums 4 1 3 2 | median)" 2.5
-check "median even, %.3f" "$(nums 1.001 1.004 | median %.3f)" 1.002
+check "median even, %.3f" "$(nums 1.0046 1.0012 | median %.3f)" 1.003
 check "median one" "$(nums 7 | median)" 7
 check "median none" "$(: | median)" nan
 check "median none, EMPTY" "$(: | median %.3f -)" -
