@@ -26,9 +26,10 @@
 #   --help
 # BENCH_QUICK=1 in the environment is the same as --quick.
 #
-# Where cce comes from: CCE_PLUGIN, CCE_RTDIR, CCE_INCDIR (as for
-# testsuite/cce-cc) and CCE_DECODE from the environment, else the build
-# tree.  CC (default gcc) is the compiler of both builds.
+# Where cce comes from: CCE_PKG_CONFIG_PATH, CCE_PLUGIN, CCE_RTDIR,
+# CCE_INCDIR (as for testsuite/cce-cc, which builds the cce variants) and
+# CCE_DECODE from the environment, else the build tree.  CC (default gcc)
+# is the compiler of both builds.
 #
 # The corpus section runs testsuite/corpus/run-corpus.sh without its
 # validation against gdb (`make corpus` does that): Debian source packages
@@ -48,6 +49,8 @@ export LC_ALL
 me=run-bench.sh
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 srcroot=$(dirname "$here")
+# median, minmax, geomean, ratio, pair_order, run_pairs.
+. "$srcroot/testsuite/lib/measure.sh"
 builddir=$srcroot
 quick=${BENCH_QUICK:-0}
 test "$quick" = 0 || quick=1
@@ -115,7 +118,9 @@ done
 : "${CCE_PLUGIN:=$builddir/plugin/.libs/cce.so}"
 : "${CCE_RTDIR:=$builddir/rt/.libs}"
 : "${CCE_DECODE:=$builddir/decode/cce-decode}"
-export CC CCE_INCDIR CCE_PLUGIN CCE_RTDIR
+# The build tree's cce-uninstalled.pc, when it has one (cce-flags.sh).
+: "${CCE_PKG_CONFIG_PATH:=$builddir}"
+export CC CCE_INCDIR CCE_PLUGIN CCE_RTDIR CCE_PKG_CONFIG_PATH
 ccecc="sh $srcroot/testsuite/cce-cc"
 : "${workdir:=$builddir/bench/work}"
 : "${out:=$builddir/bench/results.md}"
@@ -144,9 +149,7 @@ test -c /dev/null || die "/dev/null is not a character device (ls -l /dev/null);
 : > "$out.tmp" || die "cannot write $out.tmp"
 emit () { printf '%s\n' "$*"; printf '%s\n' "$*" >> "$out.tmp"; }
 
-# awk helpers.
-median () { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-minmax () { sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.3f-%.3f", lo, hi}'; }
+# calc FMT EXPR: EXPR computed by awk, printed with FMT.
 calc () { awk "BEGIN {printf \"$1\", ($2)}"; }
 
 # bench-run: CPU and wall time and peak RSS of one command.
@@ -207,21 +210,21 @@ build_cce () {
   measure "$3" $ccecc -O2 -fplugin-arg-cce-stats -o "$2" $(srcs "$1")
 }
 
+# build_one V I: build V of $p for build pair I.
+build_one () {
+  build_$1 "$p" "$w/$p.$1" "$w/m" || {
+    cat "$w/m.err" >&2; die "cannot build $p ($1)"; }
+  field "$w/m" 1 >> "$w/$p.build.$1"
+  test $1 = cce && grep '^cce:' "$w/m.err" > "$w/$p.stats"
+  return 0
+}
+build_done () {
+  progress "[build] $p $1/$build_pairs: plain $(tail -1 "$w/$p.build.plain") s, cce $(tail -1 "$w/$p.build.cce") s"
+}
 progress "building the benchmarks, plain and with cce ($build_pairs times each, alternated)"
 for p in $programs gen; do
   : > "$w/$p.build.plain"; : > "$w/$p.build.cce"
-  i=1
-  while test $i -le $build_pairs; do
-    if test $((i % 2)) = 1; then order="plain cce"; else order="cce plain"; fi
-    for v in $order; do
-      build_$v "$p" "$w/$p.$v" "$w/m" || {
-        cat "$w/m.err" >&2; die "cannot build $p ($v)"; }
-      field "$w/m" 1 >> "$w/$p.build.$v"
-      test $v = cce && grep '^cce:' "$w/m.err" > "$w/$p.stats"
-    done
-    progress "[build] $p $i/$build_pairs: plain $(tail -1 "$w/$p.build.plain") s, cce $(tail -1 "$w/$p.build.cce") s"
-    i=$((i + 1))
-  done
+  run_pairs 1 "$build_pairs" build_one build_done
 done
 # The generated program must compute the same with both builds.
 gp=$("$w/gen.plain") && gc=$(CCE_LOG=/dev/null "$w/gen.cce") \
@@ -239,41 +242,41 @@ if want run; then
   emit ""
   emit "| program | kind | plain s | cce s | ratio (median) | min-max | checksum |"
   emit "|---|---|---:|---:|---:|---|---|"
-  logsum=0 nprog=0 worst= over=0
+  # run_one V I: run V of $p once, for pair I; run_ratio I: the pair's ratio.
+  run_one () {
+    measure "$w/m.$1" "$w/$p.$1" "$scale" || {
+      cat "$w/m.$1.err" >&2; die "$p ($1) failed"; }
+    sum=$(cat "$w/m.$1.out")
+    test -n "$ref" || ref=$sum
+    if test "$sum" != "$ref"; then
+      ok="DIFFERS"
+      progress "$p: checksum differs: '$ref' vs '$sum' ($1)"
+    fi
+    field "$w/m.$1" 1 >> "$w/$p.t.$1"
+  }
+  run_ratio () {
+    a=$(field "$w/m.plain" 1) b=$(field "$w/m.cce" 1)
+    r=$(ratio "$b" "$a" '%.4f')
+    echo "$r" >> "$w/$p.ratios"
+    progress "[run] $p pair $1/$pairs: plain ${a}s cce ${b}s ratio $r"
+  }
+  nprog=0 worst= over=0
+  : > "$w/meds.tmp"
   for p in $programs; do
     : > "$w/$p.ratios"; : > "$w/$p.t.plain"; : > "$w/$p.t.cce"
     ref= ok=same
-    i=1
-    while test $i -le "$pairs"; do
-      if test $((i % 2)) = 1; then order="plain cce"; else order="cce plain"; fi
-      for v in $order; do
-        measure "$w/m.$v" "$w/$p.$v" "$scale" || {
-          cat "$w/m.$v.err" >&2; die "$p ($v) failed"; }
-        sum=$(cat "$w/m.$v.out")
-        test -n "$ref" || ref=$sum
-        if test "$sum" != "$ref"; then
-          ok="DIFFERS"
-          progress "$p: checksum differs: '$ref' vs '$sum' ($v)"
-        fi
-        field "$w/m.$v" 1 >> "$w/$p.t.$v"
-      done
-      a=$(field "$w/m.plain" 1) b=$(field "$w/m.cce" 1)
-      r=$(calc '%.4f' "$b / $a")
-      echo "$r" >> "$w/$p.ratios"
-      progress "[run] $p pair $i/$pairs: plain ${a}s cce ${b}s ratio $r"
-      i=$((i + 1))
-    done
+    run_pairs 1 "$pairs" run_one run_ratio
     med=$(median < "$w/$p.ratios")
     mm=$(minmax < "$w/$p.ratios")
     tp=$(median < "$w/$p.t.plain") tc=$(median < "$w/$p.t.cce")
     eval kind=\$kind_$p
     emit "| $p | $kind | $(calc '%.3f' "$tp") | $(calc '%.3f' "$tc") | $(calc '%.3f' "$med") | $mm | $ok |"
-    logsum=$(calc '%.9f' "$logsum + log($med)")
+    echo "$med" >> "$w/meds.tmp"
     nprog=$((nprog + 1))
     test "$(calc '%d' "($med > 1.05)")" = 1 && over=$((over + 1))
     echo "$med $p" >> "$w/worst.tmp"
   done
-  geo=$(calc '%.3f' "exp($logsum / $nprog)")
+  geo=$(geomean < "$w/meds.tmp"); rm -f "$w/meds.tmp"
   worst=$(sort -g "$w/worst.tmp" | tail -1); rm -f "$w/worst.tmp"
   emit ""
   emit "Geometric mean of the median ratios: **$geo**; largest: ${worst#* } $(calc '%.3f' "${worst%% *}"); programs above 1.05: $over of $nprog."
@@ -425,7 +428,7 @@ if want build; then
   emit ""
   emit "| program | build plain s | build cce s | ratio | .text plain | .text cce | ratio | file text ratio | cce_dict bytes |"
   emit "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-  bl=0 tl=0 fl=0 np=0
+  : > "$w/gbuild.tmp"; : > "$w/gtext.tmp"; : > "$w/gfile.tmp"
   for p in $programs gen; do
     bp=$(median < "$w/$p.build.plain") bc=$(median < "$w/$p.build.cce")
     xp=$(size -A "$w/$p.plain" | awk '$1 == ".text" {print $2}')
@@ -434,12 +437,13 @@ if want build; then
     tc=$(size "$w/$p.cce" | awk 'NR == 2 {print $1}')
     dict=$(size -A "$w/$p.cce" | awk '$1 == "cce_dict" {print $2}')
     emit "| $p | $(calc '%.3f' "$bp") | $(calc '%.3f' "$bc") | $(calc '%.2f' "$bc / $bp") | $xp | $xc | $(calc '%.3f' "$xc / $xp") | $(calc '%.3f' "$tc / $tp") | ${dict:-none} |"
-    bl=$(calc '%.9f' "$bl + log($bc / $bp)"); tl=$(calc '%.9f' "$tl + log($xc / $xp)")
-    fl=$(calc '%.9f' "$fl + log($tc / $tp)")
-    np=$((np + 1))
+    ratio "$bc" "$bp" '%.9g\n' >> "$w/gbuild.tmp"
+    ratio "$xc" "$xp" '%.9g\n' >> "$w/gtext.tmp"
+    ratio "$tc" "$tp" '%.9g\n' >> "$w/gfile.tmp"
   done
   emit ""
-  emit "Geometric means: build time $(calc '%.2f' "exp($bl / $np)"), .text $(calc '%.3f' "exp($tl / $np)"), file text $(calc '%.3f' "exp($fl / $np)")."
+  emit "Geometric means: build time $(geomean %.2f < "$w/gbuild.tmp"), .text $(geomean < "$w/gtext.tmp"), file text $(geomean < "$w/gfile.tmp")."
+  rm -f "$w/gbuild.tmp" "$w/gtext.tmp" "$w/gfile.tmp"
   emit ""
   emit "- gen: $(sed 's/^cce: //' "$w/gen.stats")"
   emit ""
@@ -458,8 +462,8 @@ if want corpus && test -f "$corpus"; then
     cargs="--ratio-pairs $corpus_pairs --build-pairs $corpus_build_pairs"
   fi
   progress "[corpus] run-corpus.sh $cargs --no-validate (log: $w/corpus.log)"
-  # CCE_PLUGIN, CCE_RTDIR and CCE_INCDIR are exported: the corpus uses
-  # this build tree's cce too.
+  # CCE_PKG_CONFIG_PATH, CCE_PLUGIN, CCE_RTDIR and CCE_INCDIR are
+  # exported: the corpus uses this build tree's cce too.
   sh "$corpus" --workdir "$corpus_workdir" $cargs --no-validate \
      --table "$w/corpus.md" > "$w/corpus.log" 2>&1
   cs=$?

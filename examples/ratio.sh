@@ -1,11 +1,14 @@
 #!/bin/sh
 # ratio.sh PLAIN INSTRUMENTED N [PAIRS] -- run the two builds of the example
-# workload alternately PAIRS times (default 7) and print the median ratio
-# instrumented/plain.  Uses user-mode cycles from perf stat when the machine
-# has them (stable to ~0.2% here), else wall-clock seconds.
+# workload in PAIRS alternated pairs (default 7: plain then instrumented in
+# odd pairs, instrumented then plain in even ones) and print the median
+# ratio instrumented/plain.  Uses user-mode cycles from perf stat when the
+# machine has them (stable to ~0.2% here), else wall-clock seconds.
 set -e
 plain=$1 inst=$2 n=$3 pairs=${4:-7}
 CCE_LOG=/dev/null; export CCE_LOG
+# median, ratio, run_pairs.
+. "$(cd "$(dirname "$0")" && pwd)/../testsuite/lib/measure.sh"
 
 measure () {
   if test "$use_perf" = yes; then
@@ -23,15 +26,17 @@ if command -v perf >/dev/null 2>&1 \
 fi
 unit=seconds; test $use_perf = yes && unit=cycles:u
 
-ratios=
-i=0
-while test $i -lt "$pairs"; do
-  a=$(measure "$plain" "$n")
-  b=$(measure "$inst" "$n")
-  r=$(echo "$b / $a" | bc -l)
-  printf 'pair %d: plain %s, cce %s %s, ratio %.4f\n' $((i + 1)) "$a" "$b" "$unit" "$r"
+# one V I: measure build V (plain or cce) once, for pair I.
+one () {
+  if test "$1" = plain; then a=$(measure "$plain" "$n"); else b=$(measure "$inst" "$n"); fi
+}
+# done_pair I: the ratio of pair I.
+done_pair () {
+  r=$(ratio "$b" "$a" '%.17g')
+  printf 'pair %d: plain %s, cce %s %s, ratio %.4f\n' "$1" "$a" "$b" "$unit" "$r"
   ratios="$ratios $r"
-  i=$((i + 1))
-done
-median=$(printf '%s\n' $ratios | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+}
+ratios=
+run_pairs 1 "$pairs" one done_pair
+median=$(printf '%s\n' $ratios | median)
 printf 'median ratio instrumented/plain over %d pairs (%s): %.4f\n' "$pairs" "$unit" "$median"

@@ -26,7 +26,7 @@
 #   --no-validate      skip the validation of decoded contexts against gdb
 #                      (validate.sh; by default each program is built twice
 #                      more: with -g and -fplugin-arg-cce-trace of a few
-#                      functions listed in validate-recipes.sh, and at -O0
+#                      functions listed in recipes/PROG.sh, and at -O0
 #                      -g for gdb; DIR/PROG/validated, DIR/PROG/pushes)
 #   --observed-only    build with the plugin's default, which encodes only
 #                      the calls that can reach a log site.  These programs
@@ -35,23 +35,37 @@
 #                      -fplugin-arg-cce-observe-all: every call encoded, as
 #                      if every function logged (the full cost, and the
 #                      encoding tested on every call of the program).
+#   --wrapper CMD      build the instrumented variant with CMD as the
+#                      compiler (CC=CMD; for CMake -DCMAKE_C_COMPILER=CMD;
+#                      a path, or a command in PATH, perhaps with options)
+#                      and the plain build's CFLAGS and LDFLAGS, instead
+#                      of adding the cce flags to CFLAGS and LDFLAGS: a
+#                      check of a compiler wrapper that adds them itself
+#                      (testsuite/cce-cc, say).  The tests, the workload,
+#                      the dictionary and the validation are as without
+#                      it; no table unless --table asks for one.
 #   --list             list the programs and exit
 #
 # PROGRAM is one of: lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc
-# bash.  With no PROGRAM (and no --smoke) the full set runs.
+# bash json-c.  With no PROGRAM (and no --smoke) the full set runs.
 #
-# Where cce comes from, in this order:
+# Where cce comes from (testsuite/lib/cce-flags.sh), in this order:
+#   - CCE_PKG_CONFIG_PATH naming a build tree that has a cce-uninstalled.pc
+#     (`make corpus` passes the build tree's top);
 #   - CCE_PLUGIN, CCE_RTDIR, CCE_INCDIR from the environment (a build tree:
 #     CCE_PLUGIN=B/plugin/.libs/cce.so CCE_RTDIR=B/rt/.libs CCE_INCDIR=SRC/rt;
-#     `make corpus` does this);
+#     `make corpus` passes these too);
 #   - otherwise `pkg-config --cflags/--libs cce` (an installed cce).
 #
 # The instrumented build is what a user does: `pkg-config --cflags cce`
 # goes into CFLAGS, --cflags and --libs into LDFLAGS (README.md's link
 # line), with AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm so that static
-# archives keep their LTO objects.  Both builds run with LC_ALL=C.  Where
-# a program's build system gets in the way, its recipe below does what a
-# user would have to do, and says why.
+# archives keep their LTO objects; or, with --wrapper, the compiler is the
+# wrapper, which adds the flags.  Its link also gets -fplugin-arg-cce-stats
+# (and observe-all, below).  Both builds run with LC_ALL=C.  Where a
+# program's build system gets in the way, its recipe
+# (testsuite/corpus/recipes/PROG.sh) does what a user would have to do,
+# and says why.
 #
 # What it needs: root, or the source packages already in DIR/src and the
 # packages of each recipe's deps installed.  As root it adds a deb-src entry
@@ -82,8 +96,10 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 self=$here/$(basename "$0")
 srcroot=$(cd "$here/../.." && pwd) || exit 1
 me=run-corpus.sh
+# median, ratio, fsub, cpu_now, pair_order, run_pairs.
+. "$here/../lib/measure.sh"
 
-all_programs="lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc bash"
+all_programs="lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc bash json-c"
 smoke_programs="lua5.4 xz-utils gawk"
 
 workdir=${TMPDIR:-/tmp}/cce-corpus
@@ -99,6 +115,7 @@ observe=all
 validate=yes
 table_only=no
 validate_only=no
+wrapper=
 while test $# -gt 0; do
   case $1 in
     --workdir) workdir=$2; shift 2 ;;
@@ -115,6 +132,8 @@ while test $# -gt 0; do
     --no-validate) validate=no; shift ;;
     --table-only) table_only=yes; shift ;;
     --validate-only) validate_only=yes; shift ;;
+    --wrapper) wrapper=$2; shift 2 ;;
+    --wrapper=*) wrapper=${1#--wrapper=}; shift ;;
     --list) echo "$all_programs"; exit 0 ;;
     # Internal: run-corpus.sh --internal-call VARIANT TREE (see the end).
     --internal-call) internal=$2 internal_tree=$3; shift 3 ;;
@@ -130,6 +149,12 @@ esac
 case $build_pairs in
   ''|0|*[!0-9]*) echo "$me: --build-pairs wants a positive number" >&2; exit 2 ;;
 esac
+# The recipes build in their trees: a relative path of the wrapper
+# becomes absolute.
+case $wrapper in
+  /*|'') ;;
+  */*) wrapper=$(pwd)/$wrapper ;;
+esac
 full=no
 if test $smoke = yes; then
   test -z "$progs" || { echo "$me: --smoke takes no PROGRAM" >&2; exit 2; }
@@ -137,7 +162,8 @@ if test $smoke = yes; then
 elif test -z "$progs"; then
   progs=$all_programs full=yes
 fi
-test $table_set = yes || { test $full = yes && table=$srcroot/docs/corpus.md; }
+test $table_set = yes || { test $full = yes && test -z "$wrapper" &&
+  table=$srcroot/docs/corpus.md; }
 for p in $progs; do
   case " $all_programs " in
     *" $p "*) ;;
@@ -147,25 +173,23 @@ done
 # The command that regenerates this run, for the table.
 command="testsuite/corpus/run-corpus.sh"
 test $smoke = yes && command="$command --smoke"
+test -n "$wrapper" && command="$command --wrapper $wrapper"
 test $full = yes || test $smoke = yes || command="$command$progs"
 
 # ---------------------------------------------------------------- cce flags
-if test -n "$internal"; then
-  :  # an internal call gets its build variables from the environment
-elif test -n "$CCE_PLUGIN"; then
-  : "${CCE_RTDIR:?CCE_RTDIR must be set with CCE_PLUGIN}"
-  : "${CCE_INCDIR:?CCE_INCDIR must be set with CCE_PLUGIN}"
-  # As pkg-config cce, with the build tree's specs file (rt/Makefile.am).
-  : "${CCE_SPECS:=$(dirname "$CCE_RTDIR")/cce-uninstalled.specs}"
+if test -n "$wrapper"; then
+  # The wrapper adds the flags itself.
+  CCE_CFLAGS= CCE_LIBS= cce_from="wrapper \`$wrapper\`"
+elif test -z "$internal"; then
+  # (an internal call gets its build variables from the environment)
+  . "$here/../lib/cce-flags.sh"
+  cce_flags || exit 1
+fi
+if test -z "$internal"; then
   # The build tree's decoder (validate-recipes.sh).
-  : "${CCE_DECODE:=$(dirname "$(dirname "$CCE_RTDIR")")/decode/cce-decode}"
-  CCE_CFLAGS="-I$CCE_INCDIR -flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -specs=$CCE_SPECS"
-  CCE_LIBS="-flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -L$CCE_RTDIR -Wl,-rpath,$CCE_RTDIR -lcce"
-  cce_from="build tree ($CCE_PLUGIN)"
-else
-  CCE_CFLAGS=$(pkg-config --cflags cce) || exit 1
-  CCE_LIBS=$(pkg-config --libs cce) || exit 1
-  cce_from="installed ($(pkg-config --variable=prefix cce 2>/dev/null))"
+  if test -n "${CCE_RTDIR:-}"; then
+    : "${CCE_DECODE:=$(dirname "$(dirname "$CCE_RTDIR")")/decode/cce-decode}"
+  fi
 fi
 # The flags of --cflags without -I (validate-recipes.sh uses them).
 CCE_CCFLAGS=$(echo "$CCE_CFLAGS" | tr ' ' '\n' | grep -v '^-I' | tr '\n' ' ')
@@ -184,13 +208,13 @@ workdir=$(cd "$workdir" && pwd)
 if test -z "$internal" && test $observe = all && test -z "${CCE_EXTRA_LDFLAGS+set}"; then
   probe=$workdir/.probe
   mkdir -p "$probe" && echo 'int main (void) { return 0; }' > "$probe/p.c"
-  if gcc -O2 -flto $CCE_CFLAGS "$probe/p.c" -o "$probe/p" $CCE_LIBS \
+  if ${wrapper:-gcc} -O2 -flto $CCE_CFLAGS "$probe/p.c" -o "$probe/p" $CCE_LIBS \
        -fplugin-arg-cce-observe-all > "$probe/log" 2>&1; then
     observe_flag=-fplugin-arg-cce-observe-all
   elif grep -q 'observe-all' "$probe/log"; then
     observe=old  # a plugin that encodes every call anyway
   else
-    echo "$me: the cce flags do not link a trivial program:" >&2
+    echo "$me: the cce flags${wrapper:+ (the wrapper)} do not link a trivial program:" >&2
     sed 's/^/  /' "$probe/log" >&2
     exit 1
   fi
@@ -208,22 +232,8 @@ load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
 log () { printf '[%s +%ss] %s\n' "$(date +%H:%M:%S)" "$(( $(date +%s) - start ))" "$*"; }
 now () { date +%s.%N; }
 elapsed () { echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'; }
-# cpu VAR: set VAR to the user+sys seconds of this shell's finished
-# children (and theirs) so far: the second line of `times`, "0m1.230000s
-# 0m0.400000s".  `times` must run in this shell, not in a $(...) subshell,
-# whose children are not this shell's.
-cpu () {
-  times > "$workdir/.times"
-  cpu_=$(awk 'NR == 2 { t = 0
-      for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2] }
-      printf "%.2f", t }' "$workdir/.times")
-  eval "$1=\$cpu_"
-}
-fsub () { echo "$1 $2" | awk '{ printf "%.2f", $1 - $2 }'; }
-ratio () { echo "$1 $2" | awk '$2 > 0 { printf "%.3f", $1 / $2; exit } { printf "-" }'; }
-median () { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-";
-  else if (NR % 2) printf "%.3f\n", v[(NR + 1) / 2];
-  else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# cpu_now's scratch file.
+measure_times=$workdir/.times
 
 skip () { echo "$me: SKIP: $*" >&2; exit 77; }
 
@@ -403,7 +413,9 @@ norm_common () {
 }
 
 # --------------------------------------------------------------- recipes
-# Each program PROG (fn: dots and dashes as underscores) has:
+# Each program PROG has a file recipes/PROG.sh, sourced here, that defines
+# these functions (PROG in their names with dots and dashes as
+# underscores: fn PROG), and the validation recipe of validate-recipes.sh:
 #   recipe_PROG_pkg        source package specs to try, in order
 #   recipe_PROG_deps       Debian packages the build and tests need
 #   recipe_PROG_prepare D  a fresh source tree in D
@@ -423,376 +435,7 @@ norm_common () {
 
 fn () { echo "$1" | tr '.-' '__'; }
 
-# --- lua5.4: the upstream tarball with its own Makefile (Debian's patches
-# switch the build to libtool).  No test suite in the package:
-# testsuite/corpus/lua-workload.lua checks what makes Lua hard for cce
-# (setjmp/longjmp errors, coroutines, parser recursion, C->Lua->C
-# callbacks).  Workload: that script 8 times.
-recipe_lua5_4_pkg () { echo lua5.4; }
-recipe_lua5_4_deps () { :; }
-recipe_lua5_4_prepare () { unpack_orig lua5.4 "$1"; }
-recipe_lua5_4_build () {
-  make -C "$2" linux CC="$CC_V -std=gnu99" MYCFLAGS="$CFLAGS_V" MYLDFLAGS="$LDFLAGS_V" \
-    AR="gcc-ar rcu" RANLIB=gcc-ranlib -j"$JOBS"
-}
-recipe_lua5_4_bin () { echo "$1/src/lua"; }
-recipe_lua5_4_test () { (cd "$2" && ./src/lua "$here/lua-workload.lua"); }
-recipe_lua5_4_summary () {
-  awk '/^PASS / { p++ } /^(PASS|FAIL) / { t++ } END { printf "%d %d\n", p, t }' "$1"
-}
-recipe_lua5_4_normalize () { cat; }
-recipe_lua5_4_about () { echo '`lua-workload.lua` (setjmp/longjmp errors, coroutines, parser recursion, callbacks) 8 times.'; }
-recipe_lua5_4_workload () {
-  i=0
-  while test $i -lt 8; do ./src/lua "$here/lua-workload.lua" || return 1; i=$((i + 1)); done
-}
-
-# --- zlib: its own configure (static and shared library) and `make test`.
-# Workload: minigzip -9 and back on 16 MB of text.
-recipe_zlib_pkg () { echo zlib; }
-recipe_zlib_deps () { :; }
-recipe_zlib_prepare () { unpack_deb zlib "$1"; }
-recipe_zlib_build () {
-  (cd "$2" && CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
-     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm ./configure &&
-   make -j"$JOBS" AR=gcc-ar RANLIB=gcc-ranlib all)
-}
-recipe_zlib_bin () { echo "$1/minigzip"; }
-recipe_zlib_test () { make -C "$2" test AR=gcc-ar RANLIB=gcc-ranlib; }
-recipe_zlib_summary () {
-  awk '/test OK/ { p++ } /test OK|test FAILED/ { t++ } END { printf "%d %d\n", p, t }' "$1"
-}
-recipe_zlib_normalize () { cat; }
-recipe_zlib_about () { echo '`minigzip -9` and `minigzip -d` on 16 MB of generated text.'; }
-recipe_zlib_workload () {
-  ./minigzip -9 < "$(data 16)" | ./minigzip -d | cksum
-}
-
-# --- sqlite3: autoconf + libtool, static library only, `make fuzztest`
-# (fuzzcheck over the fuzz databases, and sessionfuzz).  fuzztest links its
-# test programs itself with the configured flags, so they are instrumented
-# too.  Workload: testsuite/corpus/sqlite-workload.sql.
-recipe_sqlite3_pkg () { echo sqlite3; }
-recipe_sqlite3_deps () { echo tcl zlib1g-dev; }
-recipe_sqlite3_prepare () { unpack_deb sqlite3 "$1"; }
-recipe_sqlite3_build () {
-  (cd "$2" && ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
-     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --disable-shared --disable-tcl \
-     --disable-readline &&
-   make -j"$JOBS" sqlite3)
-}
-recipe_sqlite3_bin () { echo "$1/sqlite3"; }
-recipe_sqlite3_test () { make -C "$2" fuzztest; }
-recipe_sqlite3_summary () {
-  # "fuzzcheck: 0 errors out of 12345 tests in 1.23s. SQLite ..."
-  awk '/errors out of [0-9]+ tests/ { for (i = 1; i <= NF; i++) {
-         if ($i == "errors") e += $(i-1); if ($i == "tests") t += $(i-1) } }
-       / cases, [0-9]+ crashes/ { for (i = 1; i <= NF; i++) {
-         if ($i == "cases,") t += $(i-1); if ($i == "crashes") e += $(i-1) } }
-       END { printf "%d %d\n", t - e, t }' "$1"
-}
-recipe_sqlite3_normalize () {
-  sed -e 's/ in [0-9.]* seconds$//' -e 's/ in [0-9.]*s\././'
-}
-recipe_sqlite3_about () { echo '`sqlite3 :memory: < sqlite-workload.sql`: 400,000 inserts, two index builds, aggregates, window functions, a self-join, JSON, recursive CTEs.'; }
-recipe_sqlite3_workload () { ./sqlite3 :memory: < "$here/sqlite-workload.sql"; }
-
-# --- gawk: autoconf, `make check` (the interpreter, the extensions and
-# the locale tests).  Debian's tree lacks the Texinfo source of the manual
-# (not DFSG-free); debian/rules touches the doc files so that make does
-# not try to rebuild the manual, and so does this recipe.  The extensions
-# are shared objects linked by libtool, which drops -fplugin: they come
-# out uninstrumented, which is what README.md asks for (instrument only
-# the executable).  The charset tests need the locales en_US.UTF-8,
-# fr_FR.UTF-8, ru_RU.UTF-8, ja_JP.UTF-8 and el_GR.iso88597; as root the
-# runner generates them (localedef) if they are missing.  Workload:
-# testsuite/corpus/gawk-workload.awk on 16 MB of text.
-recipe_gawk_pkg () { echo gawk; }
-recipe_gawk_deps () { echo locales; }
-recipe_gawk_prepare () {
-  unpack_deb gawk "$1" &&
-  (cd "$1" && touch --date="Jan 01 2000" doc/gawktexi.in doc/sidebar.awk \
-     doc/gawk.texi doc/gawk.info doc/gawkinet.texi doc/gawkinet.info \
-     doc/gawkworkflow.texi doc/gawkworkflow.info doc/pm-gawk.texi doc/pm-gawk.info)
-}
-recipe_gawk_build () {
-  (cd "$2" && ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
-     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --disable-nls &&
-   make -j"$JOBS")
-}
-recipe_gawk_bin () { echo "$1/gawk"; }
-recipe_gawk_setup () {
-  need=
-  for l in en_US:UTF-8:en_US.utf8 fr_FR:UTF-8:fr_FR.utf8 ru_RU:UTF-8:ru_RU.utf8 \
-           ja_JP:UTF-8:ja_JP.utf8 el_GR:ISO-8859-7:el_GR.iso88597; do
-    locale -a 2>/dev/null | grep -qix "${l##*:}" || need="$need $l"
-  done
-  test -z "$need" && return 0
-  if test "$(id -u)" != 0; then
-    log "gawk: locales missing ($need); the charset tests will be skipped in both builds"
-    return 0
-  fi
-  for l in $need; do
-    loc=${l%%:*} cs=${l#*:}; cs=${cs%%:*}
-    log "gawk: setup: localedef -i $loc -f $cs ${l##*:}"
-    localedef -i "$loc" -f "$cs" "${l##*:}" || return 1
-  done
-}
-recipe_gawk_test () { make -C "$2" check; }
-recipe_gawk_summary () {
-  # Each test prints its name on a line of its own; failures end in
-  # "N TESTS FAILED".
-  awk '/^Making check in test$/ { on = 1 } !on { next }
-       /^[A-Za-z][A-Za-z0-9_+-]*$/ { t++ }
-       /^[0-9]+ TESTS? FAILED/ { f += $1 }
-       END { printf "%d %d\n", t - f, t }' "$1"
-}
-recipe_gawk_normalize () {
-  # The diffs of failing tests carry the time stamps of the files.
-  sed -e 's/^\(---\|+++\) \([^ 	]*\)[ 	].*/\1 \2/'
-}
-recipe_gawk_about () { echo '`gawk -f gawk-workload.awk` on 16 MB of generated text: word counts, regular expressions, recursion, `asorti` with a user-defined comparison.'; }
-recipe_gawk_workload () { ./gawk -f "$here/gawk-workload.awk" "$(data 16)"; }
-
-# --- jq 1.6: Debian's tree (a GitHub tarball: autoreconf first), linked
-# statically (--disable-shared: the library code in the jq binary) against
-# Debian's libonig (external code that calls back into jq).  Tests:
-# `make check NO_VALGRIND=1`, plus the per-test logs that hold the counts.
-# Debian 12's newest jq security update was not downloadable from every
-# mirror; the pinned version is the fallback.  Workload: a jq program over
-# 400,000 generated objects (group_by, sort_by, regex tests, recursion).
-recipe_jq_pkg () { echo jq jq=1.6-2.1+deb12u2; }
-recipe_jq_deps () { echo libonig-dev bison flex autoconf automake libtool; }
-recipe_jq_prepare () { unpack_deb jq "$1"; }
-recipe_jq_build () {
-  (cd "$2" && autoreconf -fi &&
-   ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
-     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --disable-shared --disable-docs &&
-   make -j"$JOBS")
-}
-recipe_jq_bin () { echo "$1/jq"; }
-recipe_jq_test () {
-  make -C "$2" check NO_VALGRIND=1; rc=$?
-  for t in jqtest mantest onigtest; do
-    echo "=== tests/$t.log"; grep -v '^# ' "$2/tests/$t.log"
-  done
-  return $rc
-}
-recipe_jq_summary () {
-  # "340 of 340 tests passed (0 malformed)" per jq test file; shtest counts
-  # as one test.
-  awk '/^[0-9]+ of [0-9]+ tests passed/ { p += $1; t += $3 }
-       /^(PASS|FAIL|ERROR): tests\/shtest$/ { t++; if ($1 == "PASS:") p++ }
-       END { printf "%d %d\n", p, t }' "$1"
-}
-recipe_jq_normalize () { sed -e 's|/tmp/jq[A-Za-z0-9]*|/tmp/jqTMP|g'; }
-recipe_jq_about () { echo 'a jq program over 400,000 generated objects: group_by, sort_by, regex tests, a 3,000-deep recursion, tojson/fromjson.'; }
-recipe_jq_workload () {
-  ./jq -n -c '
-    def depth: if . == 0 then 0 else (. - 1 | depth) + 1 end;
-    [range(0; 400000) | {a: ., b: (. % 97), s: tostring}]
-    | group_by(.b)
-    | map({b: .[0].b, n: length, t: (map(.a) | add),
-           d: (map(.s | select(test("^1[0-9]*7$"))) | length)})
-    | sort_by(-.d, .b)
-    | (length, (map(.t) | add), .[0], .[-1], (3000 | depth),
-       (tojson | fromjson | length))'
-}
-
-# --- bzip2: the upstream tarball with its own Makefile.  Debian's
-# Makefile links bzip2 against the shared libbz2; upstream's links the
-# static libbz2.a, so the compressor itself is in the instrumented binary.
-# Tests: `make test` (three compressions and decompressions, each checked
-# with cmp).  Workload: bzip2 -9 and back on 16 MB of text.
-recipe_bzip2_pkg () { echo bzip2; }
-recipe_bzip2_deps () { :; }
-recipe_bzip2_prepare () { unpack_orig bzip2 "$1"; }
-recipe_bzip2_build () {
-  make -C "$2" -j"$JOBS" libbz2.a bzip2 bzip2recover CC="$CC_V" \
-    CFLAGS="-Wall -Winline -D_FILE_OFFSET_BITS=64 $CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
-    AR=gcc-ar RANLIB=gcc-ranlib
-}
-recipe_bzip2_bin () { echo "$1/bzip2"; }
-recipe_bzip2_test () {
-  make -C "$2" test CC="$CC_V" CFLAGS="-Wall -Winline -D_FILE_OFFSET_BITS=64 $CFLAGS_V" \
-    LDFLAGS="$LDFLAGS_V" AR=gcc-ar RANLIB=gcc-ranlib
-}
-recipe_bzip2_summary () {
-  awk '/^cmp / { t++ } /differ|EOF on/ { f++ } END { printf "%d %d\n", t - f, t }' "$1"
-}
-recipe_bzip2_normalize () { cat; }
-recipe_bzip2_about () { echo '`bzip2 -9` and `bzip2 -d` on 16 MB of generated text.'; }
-recipe_bzip2_workload () { ./bzip2 -9 -c < "$(data 16)" | ./bzip2 -dc | cksum; }
-
-# --- xz-utils: autoconf + libtool; --disable-shared so that xz links
-# liblzma statically (the codecs are in the instrumented binary).  Tests:
-# `make check`, then a multi-threaded round trip (xz -T2 with 1 MiB blocks,
-# so two threads really compress and decompress) whose compressed stream's
-# checksum is compared too.  Workload: that round trip on 8 MB of text.
-recipe_xz_utils_pkg () { echo xz-utils; }
-recipe_xz_utils_deps () { :; }
-recipe_xz_utils_prepare () { unpack_deb xz-utils "$1"; }
-recipe_xz_utils_build () {
-  (cd "$2" && ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
-     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --disable-shared --disable-nls --disable-doc &&
-   make -j"$JOBS")
-}
-recipe_xz_utils_bin () { echo "$1/src/xz/xz"; }
-recipe_xz_utils_test () {
-  make -C "$2" check; rc=$?
-  d=$(data 8)
-  echo "threads: xz -T2 --block-size=1MiB -6"
-  "$2/src/xz/xz" -T2 --block-size=1MiB -6 -c < "$d" > "$2/threads.xz" &&
-    cksum < "$2/threads.xz" &&
-    "$2/src/xz/xz" -T2 -dc < "$2/threads.xz" | cmp - "$d" &&
-    echo "PASS: threads round trip" || { echo "FAIL: threads round trip"; rc=1; }
-  return $rc
-}
-recipe_xz_utils_summary () {
-  awk '/^# TOTAL: / { t += $3 } /^# (PASS|XFAIL): / { p += $3 }
-       /^PASS: threads/ { p++; t++ } /^FAIL: threads/ { t++ }
-       END { printf "%d %d\n", p, t }' "$1"
-}
-recipe_xz_utils_normalize () { cat; }
-recipe_xz_utils_about () { echo '`xz -T2 --block-size=1MiB -6` and `xz -T2 -d` on 8 MB of generated text (two threads each way).'; }
-recipe_xz_utils_workload () {
-  ./src/xz/xz -T2 --block-size=1MiB -6 -c < "$(data 8)" | ./src/xz/xz -T2 -dc | cksum
-}
-
-# --- zstd (source package libzstd): its own Makefiles.  CFLAGS and
-# LDFLAGS go in the environment, not on make's command line, where they
-# would override the Makefiles' own additions (-pthread among them).
-# Tests: tests/playTests.sh without the large-data tests (upstream's
-# `make check`), run directly on the binary that was built: the
-# test-zstd target would rebuild zstd with other flags first.  Workload:
-# zstd -T2 -12 with 1 MiB jobs and back on 16 MB of text.
-recipe_zstd_pkg () { echo libzstd; }
-recipe_zstd_deps () { echo zlib1g-dev liblzma-dev; }
-recipe_zstd_prepare () { unpack_deb zstd "$1"; }
-recipe_zstd_build () {
-  CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" make -C "$2/programs" -j"$JOBS" zstd \
-    CC="$CC_V" AR=gcc-ar RANLIB=gcc-ranlib
-}
-recipe_zstd_bin () { echo "$1/programs/zstd"; }
-recipe_zstd_test () {
-  (cd "$2/tests" &&
-   CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" make datagen CC="$CC_V" AR=gcc-ar RANLIB=gcc-ranlib &&
-   EXE_PREFIX='' ZSTD_BIN=../programs/zstd DATAGEN_BIN=./datagen ./playTests.sh)
-}
-recipe_zstd_summary () {
-  # playTests.sh stops at the first failure: count the tests it reached.
-  awk '/^test ?: |^===> / { t++ } /^run-corpus.sh: test exit status 0$/ { ok = 1 }
-       END { printf "%d %d\n", t - (ok ? 0 : 1), t }' "$1"
-}
-recipe_zstd_normalize () {
-  # Everything else the script prints is progress displays, speeds, time
-  # stamps and stderr interleaved with stdout at random: keep the names of
-  # the tests it ran (it stops at the first failure) and its exit status.
-  grep -E '^(test ?: |===> |roundTripTest: |fileRoundTripTest: |run-corpus.sh: )'
-}
-recipe_zstd_about () { echo '`zstd -T2 -B1M -12` and `zstd -d` on 16 MB of generated text (two compression threads).'; }
-recipe_zstd_workload () {
-  ./programs/zstd -q -T2 -B1M -12 -c < "$(data 16)" | ./programs/zstd -q -dc | cksum
-}
-
-# --- tcc: its own configure and `make test`.  Two things a user would
-# have to do under LTO, in both builds:
-#  - link libm with --no-as-needed: `tcc -run` resolves the math functions
-#    of the programs it runs in its own process, and with LTO tcc itself
-#    no longer references libm, so --as-needed would drop it;
-#  - keep -flto, -fplugin and -specs out of what tests/Makefile compiles
-#    with gcc: some of those objects are linked by tcc, which cannot read
-#    GCC's LTO bytecode (its filter already strips -W, -g and -O flags).
-# Workload: tcc compiling its own source (tcc.c, all of tcc) 60 times.
-recipe_tcc_pkg () { echo tcc; }
-recipe_tcc_deps () { echo perl; }
-recipe_tcc_prepare () {
-  unpack_deb tcc "$1" &&
-  sed -i 's/^CFLAGS := $(filter-out -W% -g% -O%,$(CFLAGS)) -I$(TOPSRC) $(LDFLAGS)$/CFLAGS := $(filter-out -W% -g% -O% -flto% -fplugin% -specs=% -fno-ipa-icf,$(CFLAGS) $(LDFLAGS)) -I$(TOPSRC)/' \
-    "$1/tests/Makefile" &&
-  grep -q 'filter-out -W% -g% -O% -flto%' "$1/tests/Makefile"
-}
-recipe_tcc_build () {
-  # tcc's Makefile strips its binaries unless configured with --debug: the
-  # validation's -g builds need their symbols (gdb).
-  dbg=
-  case " $CFLAGS_V " in *" -g "*) dbg=--debug ;; esac
-  (cd "$2" && ./configure --cc="$CC_V" --extra-cflags="$CFLAGS_V" \
-     --extra-ldflags="$LDFLAGS_V -Wl,--push-state,--no-as-needed -lm -Wl,--pop-state" \
-     --ar=gcc-ar --triplet=x86_64-linux-gnu $dbg &&
-   make -j"$JOBS")
-}
-recipe_tcc_bin () { echo "$1/tcc"; }
-recipe_tcc_test () {
-  # tests/Makefile's filter of -W% drops -Wl,-rpath too, and Debian's gcc
-  # links without --as-needed: its test programs need libcce.so from the
-  # build tree (an installed cce is on the loader's path anyway).
-  if test -n "${CCE_RTDIR:-}"; then
-    LD_LIBRARY_PATH=$CCE_RTDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} make -C "$2" test
-  else
-    make -C "$2" test
-  fi
-}
-recipe_tcc_summary () {
-  # make stops at the first failing test: count the tests it reached.
-  awk '/^------------ .* ------------$/ || /^Test: / { t++ }
-       /^run-corpus.sh: test exit status [1-9]/ { f = 1 }
-       END { printf "%d %d\n", t - f, t }' "$1"
-}
-recipe_tcc_normalize () {
-  # libtest_mt prints thread results in completion order, and times.
-  awk '/^ *\([0-9]+ ms\)$/ { print " (TIME)"; next }
-       /^( +[0-9]+)+ *$/ { n = split($0, v, " "); for (i = 1; i <= n; i++) w[i] = v[i] + 0
-         for (i = 2; i <= n; i++) { x = w[i]; for (j = i - 1; j >= 1 && w[j] > x; j--) w[j+1] = w[j]; w[j+1] = x }
-         s = ""; for (i = 1; i <= n; i++) s = s " " w[i]; print s; next }
-       { print }'
-}
-recipe_tcc_about () { echo 'tcc compiling its own source (`tcc.c`, all of tcc in one unit) 60 times.'; }
-recipe_tcc_workload () {
-  i=0
-  while test $i -lt 60; do
-    ./tcc -B. -I. -Iinclude -c tcc.c -o "$PWD/self.o" || return 1
-    i=$((i + 1))
-  done
-  cksum < self.o
-}
-
-# --- bash: autoconf, `make tests` (as nobody when run as root: some tests
-# fail as root).  The tests print nothing but their names unless something
-# differs; a test "passes" here when it printed nothing else but warnings.
-# Workload: testsuite/corpus/bash-workload.sh.
-recipe_bash_pkg () { echo bash; }
-recipe_bash_deps () { :; }
-recipe_bash_prepare () { unpack_deb bash "$1"; }
-recipe_bash_build () {
-  (cd "$2" && ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
-     AR=gcc-ar RANLIB=gcc-ranlib NM=gcc-nm --without-bash-malloc --disable-nls &&
-   make -j"$JOBS")
-}
-recipe_bash_bin () { echo "$1/bash"; }
-recipe_bash_test () {
-  if test "$(id -u)" = 0; then
-    chown -R nobody "$2" &&
-    su nobody -s /bin/sh -c "cd '$2' && make tests"
-  else
-    make -C "$2" tests
-  fi
-}
-recipe_bash_summary () {
-  awk '/^run-/ { t++; if (cur != "" && !bad) p++; cur = $1; bad = 0; next }
-       cur != "" && !/^warning: / && !/^[ \t]*$/ { bad = 1 }
-       END { if (cur != "" && !bad) p++; printf "%d %d\n", p, t }' "$1"
-}
-recipe_bash_normalize () {
-  # Temporary names, process group numbers and job reports carry process
-  # ids; which line of jobs.tests a killed job is reported at depends on
-  # timing.
-  sed -E -e 's/bashtst-[0-9]*/bashtst-N/g' \
-      -e 's/terminal process group \([0-9]*\)/terminal process group (PID)/' \
-      -e 's/line [0-9]+: [0-9]+ (Killed|Terminated|Done|Stopped)/line N: PID \1/'
-}
-recipe_bash_about () { echo '`bash-workload.sh`: arithmetic loops, associative arrays, expansions, recursive functions in subshells, a trap, a pipeline.'; }
-recipe_bash_workload () { ./bash "$here/bash-workload.sh"; }
+for p in $all_programs; do . "$here/recipes/$p.sh" || exit 1; done
 
 # -------------------------------------------------------------- driver
 status=0
@@ -836,16 +479,29 @@ put () { printf "%s='%s'\n" "$1" "$(echo "$2" | sed "s/'/'\\\\''/g")" >> "$recor
 # workload VARIANT OUT: run the program's workload once on VARIANT's build,
 # output to OUT; sets w_VARIANT (user+sys CPU seconds) and wrc_VARIANT.
 workload () {
-  cpu c0
+  cpu_now c0
   CCE_CORPUS_RECIPE="recipe_${f}_workload" timeout "$TIMEOUT" sh "$self" \
     --workdir "$workdir" --internal-call "$1" "$pdir/$1" < /dev/null > "$2" 2> "$pdir/$1.workload.err"
   wrc=$?
-  cpu c1
+  cpu_now c1
   eval "w_$1=$(fsub "$c1" "$c0") wrc_$1=$wrc"
 }
 
-# pair_order I: the order of the builds in alternated pair I (from 0).
-pair_order () { if test $(($1 % 2)) = 0; then echo "plain cce"; else echo "cce plain"; fi; }
+# workload_timed V I: run the workload on V for pair I, checking that its
+# output is the warm-up run's; workload_pair I: the ratio of pair I;
+# workloads_ok: no workload run failed.
+workload_timed () {
+  workload $1 "$pdir/$1.workload.tmp"
+  cmp -s "$pdir/$1.workload.tmp" "$pdir/$1.workload.out" ||
+    eval "test \$wrc_$1 != 0 || wrc_$1=output-changed"
+}
+workload_pair () {
+  r=$(ratio "$w_cce" "$w_plain")
+  echo "$r" >> "$pdir/ratios"
+  log "$prog: measure: pair $1/$ratio_pairs: plain $w_plain s, cce $w_cce s CPU (exit $wrc_plain/$wrc_cce): ratio $r"
+  workloads_ok
+}
+workloads_ok () { test "$wrc_plain" = 0 && test "$wrc_cce" = 0; }
 
 # variant_flags V: CC_V, CFLAGS_V and LDFLAGS_V for build V (plain or cce).
 variant_flags () {
@@ -858,6 +514,11 @@ variant_flags () {
     # (lua's, tcc's); --libs alone does not.
     CC_V=gcc CFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS"
     LDFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS $CCE_LIBS $CCE_EXTRA_LDFLAGS"
+    # --wrapper: the wrapper is the compiler and adds the cce flags.
+    if test -n "$wrapper"; then
+      CC_V=$wrapper CFLAGS_V=$PLAIN_CFLAGS
+      LDFLAGS_V="$PLAIN_CFLAGS $CCE_EXTRA_LDFLAGS"
+    fi
   fi
 }
 
@@ -868,27 +529,28 @@ variant_flags () {
 build_pairs_ratio () {
   bp_prog=$1 bp_f=$(fn "$1") bp_dir=$workdir/$1
   { ratio "$cpu_cce" "$cpu_plain"; echo; } > "$bp_dir/buildratios"
-  bp_i=1
-  while test $bp_i -lt "$build_pairs"; do
-    for bp_v in $(pair_order $bp_i); do
-      variant_flags $bp_v
-      rm -rf "$bp_dir/$bp_v.bp"
-      "recipe_${bp_f}_prepare" "$bp_dir/$bp_v.bp" || return 1
-      cpu bc0
-      "recipe_${bp_f}_build" $bp_v "$bp_dir/$bp_v.bp" > "$bp_dir/$bp_v.bp.log" 2>&1 || {
-        log "$bp_prog/$bp_v: build pair $((bp_i + 1)) FAILED (log: $bp_dir/$bp_v.bp.log)"
-        return 1
-      }
-      cpu bc1
-      eval "bp_$bp_v=$(fsub "$bc1" "$bc0")"
-      rm -rf "$bp_dir/$bp_v.bp"
-    done
-    bp_r=$(ratio "$bp_cce" "$bp_plain")
-    echo "$bp_r" >> "$bp_dir/buildratios"
-    log "$bp_prog: build pair $((bp_i + 1))/$build_pairs: plain $bp_plain s, cce $bp_cce s CPU: ratio $bp_r"
-    bp_i=$((bp_i + 1))
-  done
-  bp_median=$(median < "$bp_dir/buildratios")
+  run_pairs 2 "$build_pairs" build_pair_one build_pair_done || return 1
+  bp_median=$(median %.3f - < "$bp_dir/buildratios")
+}
+# build_pair_one V I: build V in a fresh tree for build pair I; sets bp_V.
+build_pair_one () {
+  variant_flags $1
+  rm -rf "$bp_dir/$1.bp"
+  "recipe_${bp_f}_prepare" "$bp_dir/$1.bp" || return 1
+  cpu_now bc0
+  "recipe_${bp_f}_build" $1 "$bp_dir/$1.bp" > "$bp_dir/$1.bp.log" 2>&1 || {
+    log "$bp_prog/$1: build pair $2 FAILED (log: $bp_dir/$1.bp.log)"
+    return 1
+  }
+  cpu_now bc1
+  eval "bp_$1=$(fsub "$bc1" "$bc0")"
+  rm -rf "$bp_dir/$1.bp"
+}
+# build_pair_done I: the build-time ratio of pair I.
+build_pair_done () {
+  bp_r=$(ratio "$bp_cce" "$bp_plain")
+  echo "$bp_r" >> "$bp_dir/buildratios"
+  log "$bp_prog: build pair $1/$build_pairs: plain $bp_plain s, cce $bp_cce s CPU: ratio $bp_r"
 }
 
 run_program () {
@@ -915,9 +577,9 @@ run_program () {
     test $v = plain && put r_lines "$(count_c_lines "$tree")"
     log "$prog/$v: build (log: $pdir/$v.build.log)"
     rm -f "$CCE_LOG"*
-    t0=$(now); cpu c0
+    t0=$(now); cpu_now c0
     if "recipe_${f}_build" $v "$tree" > "$pdir/$v.build.log" 2>&1; then
-      t1=$(now); cpu c1
+      t1=$(now); cpu_now c1
       eval "build_$v=ok secs_$v=$(elapsed "$t0" "$t1") cpu_$v=$(fsub "$c1" "$c0")"
       bin=$("recipe_${f}_bin" "$tree")
       eval "text_$v=$(size_text "$bin") dtext_$v=$(dot_text "$bin")"
@@ -983,18 +645,8 @@ run_program () {
     done
     log "$prog: measure: warm-up: plain $w_plain s, cce $w_cce s CPU (exit $wrc_plain/$wrc_cce)"
     : > "$pdir/ratios"
-    i=0
-    while test "$wrc_plain" = 0 && test "$wrc_cce" = 0 && test $i -lt "$ratio_pairs"; do
-      for v in $(pair_order $i); do
-        workload $v "$pdir/$v.workload.tmp"
-        cmp -s "$pdir/$v.workload.tmp" "$pdir/$v.workload.out" ||
-          eval "test \$wrc_$v != 0 || wrc_$v=output-changed"
-      done
-      r=$(ratio "$w_cce" "$w_plain")
-      echo "$r" >> "$pdir/ratios"
-      log "$prog: measure: pair $((i + 1))/$ratio_pairs: plain $w_plain s, cce $w_cce s CPU (exit $wrc_plain/$wrc_cce): ratio $r"
-      i=$((i + 1))
-    done
+    # Pairs until one of the builds fails or changes its output.
+    workloads_ok && run_pairs 1 "$ratio_pairs" workload_timed workload_pair
     rm -f "$pdir/plain.workload.tmp" "$pdir/cce.workload.tmp"
     if test "$wrc_plain" = 0 && test "$wrc_cce" != 0; then
       test $verdict = ok && verdict=CCE-WORKLOAD-FAIL
@@ -1006,7 +658,7 @@ run_program () {
       log "$prog: workload outputs differ:"
       diff "$pdir/plain.workload.out" "$pdir/cce.workload.out" | head -10 | sed 's/^/    /'
     elif test "$wrc_plain" = 0; then
-      runratio=$(median < "$pdir/ratios")
+      runratio=$(median %.3f - < "$pdir/ratios")
       log "$prog: run-time ratio (median of $(wc -l < "$pdir/ratios") pairs): $runratio"
     else
       log "$prog: the workload failed on the plain build (exit $wrc_plain); no run-time ratio"
@@ -1056,8 +708,13 @@ write_table () {
     echo
     echo "**Method.** Each program is built from its Debian 12 source package twice"
     echo "with GCC 12: plain (\`CFLAGS=LDFLAGS=\"-O2 -flto\"\`), and instrumented, with the"
-    echo "flags of \`pkg-config --cflags\` and \`--libs cce\` added to CFLAGS and LDFLAGS"
-    echo "as README.md tells a user, and \`$CCE_EXTRA_LDFLAGS\` on the link."
+    if test -n "$wrapper"; then
+      echo "compiler wrapper \`$wrapper\` as CC (CMake: CMAKE_C_COMPILER) and the plain"
+      echo "build's CFLAGS and LDFLAGS, and \`$CCE_EXTRA_LDFLAGS\` on the link."
+    else
+      echo "flags of \`pkg-config --cflags\` and \`--libs cce\` added to CFLAGS and LDFLAGS"
+      echo "as README.md tells a user, and \`$CCE_EXTRA_LDFLAGS\` on the link."
+    fi
     case $observe in
       all) echo "The programs log nothing, and cce encodes only the calls that can reach a log"
            echo "site: \`observe-all\` makes it encode every call as if every function logged,"
@@ -1077,7 +734,7 @@ write_table () {
     echo "non-blank lines of all *.c and *.h files of the unpacked source tree (tests and"
     echo "tools included). *Run time* is the median over the workload pairs of the"
     echo "ratio cce / plain of user+sys CPU time (\`times\`), the builds run alternately;"
-    echo "each recipe in \`run-corpus.sh\` documents its workload. *Build* is the ratio of"
+    echo "each recipe in \`testsuite/corpus/recipes/\` documents its workload. *Build* is the ratio of"
     echo "the user+sys CPU time of configure and make ($build_pairs build pair(s) per program, the median). *Text* is the ratio of size(1)'s"
     echo "text (all read-only sections, the dictionary included) / of the .text section"
     echo "alone; *dict* is the size of the \`cce_dict\` section in bytes. The last two"
