@@ -704,7 +704,7 @@ write_table () {
     echo "  shared the CPUs during the run, and the timings are noisier)."
     echo "- **cce:** $cce_from$(cd "$srcroot" && git describe --always --dirty 2>/dev/null | sed 's/^/, commit /')."
     echo "- **Regenerate:** \`$command\` (or \`make corpus\` in the build tree);"
-    echo "  it took $(( $(date +%s) - start )) s this time, with $ratio_pairs workload pairs per program."
+    echo "  it took $(( $(date +%s) - start )) s for this run, with $ratio_pairs workload pairs per program."
     echo
     echo "**Method.** Each program is built from its Debian 12 source package twice"
     echo "with GCC 12: plain (\`CFLAGS=LDFLAGS=\"-O2 -flto\"\`), and instrumented, with the"
