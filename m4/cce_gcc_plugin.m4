@@ -80,3 +80,40 @@ AC_SUBST([GCC_MAJOR])
 AC_SUBST([GCC_PLUGIN_DIR])
 AC_SUBST([GCC_PLUGIN_CPPFLAGS])
 ])
+
+# CCE_PLUGIN_INSTALL_DIR
+# ----------------------
+# Requires CCE_GCC_PLUGIN.  Where "make install" puts the plugin cce.so:
+# the directory given with --with-gcc-plugin-dir=DIR; by default GCC's own
+# plugin directory (GCC_PLUGIN_DIR) when that lies under the prefix, so
+# that -fplugin=cce finds it by name (--prefix=/usr with the system GCC),
+# and $(libdir)/cce otherwise (--prefix=/usr/local, or the temporary
+# prefix of "make distcheck": never outside the prefix).  A default under
+# the prefix is written relative to ${prefix}, so that the installed files
+# stay relocatable.
+#
+# Substitutes:
+#   CCE_PLUGIN_INSTDIR   the install directory of cce.so
+AC_DEFUN([CCE_PLUGIN_INSTALL_DIR],
+[AC_REQUIRE([CCE_GCC_PLUGIN])dnl
+AC_ARG_WITH([gcc-plugin-dir],
+  [AS_HELP_STRING([--with-gcc-plugin-dir=DIR],
+    [install the plugin cce.so in DIR [GCC's plugin directory if it is
+     under PREFIX, else LIBDIR/cce]])],
+  [], [with_gcc_plugin_dir=auto])
+AC_MSG_CHECKING([where to install the plugin])
+AS_CASE([$with_gcc_plugin_dir],
+  [yes|no|""],
+    [AC_MSG_ERROR([--with-gcc-plugin-dir needs a directory])],
+  [auto],
+    [cce_prefix=$prefix
+     test "x$cce_prefix" = xNONE && cce_prefix=$ac_default_prefix
+     cce_gcc_dir=`cd "$GCC_PLUGIN_DIR" 2>/dev/null && pwd`
+     AS_CASE([$cce_gcc_dir],
+       ["$cce_prefix"/*],
+         [CCE_PLUGIN_INSTDIR='${prefix}'${cce_gcc_dir@%:@"$cce_prefix"}],
+       [CCE_PLUGIN_INSTDIR='${libdir}/cce'])],
+  [CCE_PLUGIN_INSTDIR=$with_gcc_plugin_dir])
+AC_MSG_RESULT([$CCE_PLUGIN_INSTDIR])
+AC_SUBST([CCE_PLUGIN_INSTDIR])
+])

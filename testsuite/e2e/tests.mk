@@ -89,3 +89,12 @@ E2E_EXTRA = \
 	e2e/shlibquiet.c \
 	e2e/trace.c \
 	e2e/redzone.c
+
+## cce as users install and use it: cce-gcc.sh runs the build tree's
+## driver/cce-gcc on every kind of command line and as the compiler of a
+## tiny autoconf and CMake project; install.sh installs the build tree
+## into a scratch DESTDIR and builds the example with what it installed
+## (install.sh --deb, the Debian packages instead, is "make check-deb" at
+## the top).  Both compare the example's decoded log with
+## examples/hello.expected.
+E2E_TESTS += e2e/cce-gcc.sh e2e/install.sh
