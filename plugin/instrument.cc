@@ -879,11 +879,14 @@ emit_stack (site_code &sc)
 }
 
 /* (5) A log site: cce_log (TAG) becomes __cce_log_at (TAG, WORD), which
-   tells the runtime which site it is.  Nothing goes before or after.  */
+   tells the runtime which site it is.  Where the program declared
+   cce_log to return a value and uses it (autoconf's probe of the
+   function does), the value is 0.  Nothing else goes before or after.  */
 static bool
 emit_log (site_code &sc)
 {
   gcall *call = sc.call;
+  tree lhs = gimple_call_lhs (call);
   tree tag = gimple_call_num_args (call) > 0
              ? gimple_call_arg (call, 0)
              : build_int_cst (unsigned_type_node, 0);
@@ -900,6 +903,13 @@ emit_log (site_code &sc)
   gimple_set_block (repl, gimple_block (call));
   gimple_call_set_lhs (repl, NULL_TREE);
   gsi_replace (&sc.gsi, repl, false);
+  if (lhs)
+    {
+      gimple *zero = gimple_build_assign (lhs,
+                                          build_zero_cst (TREE_TYPE (lhs)));
+      gimple_set_location (zero, gimple_location (repl));
+      insert_after_call (repl, zero);
+    }
   return false;
 }
 

@@ -158,6 +158,7 @@ AC_PROG_CC
 AC_CHECK_HEADERS([cce.h])
 AC_CHECK_FUNCS([strdup])
 AC_SEARCH_LIBS([sqrt], [m])
+AC_SEARCH_LIBS([cce_log], [cce])
 AC_CONFIG_FILES([Makefile])
 AC_OUTPUT
 AC
@@ -177,6 +178,10 @@ MK
     ok "autoconf: CC=cce-gcc ./configure && make"
     grep -q 'HAVE_CCE_H 1' config.log && grep -q 'HAVE_STRDUP 1' config.log ||
       bad "autoconf: configure did not find cce.h and strdup"
+    # The probe of cce_log declares it "char cce_log ();" and returns its
+    # value: the plugin must build that too.
+    grep -q "ac_cv_search_cce_log='none required'" config.log ||
+      bad "autoconf: configure did not find cce_log"
     [ -f hello.d ] || bad "autoconf: no dependency file hello.d"
     if decoded . hello; then ok "autoconf: hello decodes as examples/hello.expected"
     else bad "autoconf: hello"; fi
