@@ -1,0 +1,32 @@
+/* decode-internal.h -- what the files of libccedecode share: the
+   error helpers and the program, whose dictionaries the log reader, the
+   decoder and the output formats use.  */
+
+#ifndef CCE_DECODE_INTERNAL_H
+#define CCE_DECODE_INTERNAL_H
+
+#include "cce-core.h"
+#include "decode.h"
+
+struct cced_program
+{
+  char *name;
+  struct cce_graph *g;
+};
+
+/* Set *ERR (if not NULL) to CODE with a formatted message (the generic
+   one when FMT is NULL).  Returns -1.  */
+int seterr (struct cced_error *err, enum cced_errcode code, int errnum,
+            const char *fmt, ...) __attribute__ ((format (printf, 4, 5)));
+/* seterr with CCED_E_NOMEM.  Returns -1.  */
+int nomem (struct cced_error *err);
+/* Set *ERR (if not NULL) to no error.  */
+void clearerr_ (struct cced_error *err);
+
+/* BUF (of *ALLOC items of SIZE bytes) reallocated for at least N items:
+   the new pointer, with *ALLOC updated, or NULL (BUF unchanged).  */
+void *grow_array (void *buf, size_t *alloc, size_t n, size_t size);
+/* String S of G, or NULL if it has none.  */
+const char *graph_string (const struct cce_graph *g, uint32_t s);
+
+#endif /* CCE_DECODE_INTERNAL_H */

@@ -1,0 +1,333 @@
+/* program.c -- libccedecode: errors, and programs: the dictionaries of
+   an executable and of the shared libraries it loaded.  Never prints,
+   never exits: see decode.h.  */
+
+
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1     /* strnlen, strdup, fileno */
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gelf.h>
+#include <libelf.h>
+
+#include "cce-abi.h"
+#include "cce-format.h"
+#include "cce-core.h"
+#include "decode.h"
+#include "decode-internal.h"
+
+/* ===================================================================
+   Errors.  */
+
+static const char *const errstrs[CCED_NERRORS] = {
+  [CCED_OK] = "no error",
+  [CCED_E_NOMEM] = "out of memory",
+  [CCED_E_OPEN] = "cannot open file",
+  [CCED_E_READ] = "read error",
+  [CCED_E_WRITE] = "write error",
+  [CCED_E_ELF] = "ELF error",
+  [CCED_E_NOT_ELF] = "not an ELF file",
+  [CCED_E_NO_DICT] = "not built with cce (no dictionary)",
+  [CCED_E_BAD_DICT] = "malformed cce dictionary",
+  [CCED_E_LOG_MAGIC] = "not a cce log (bad magic)",
+  [CCED_E_LOG_VERSION] = "unsupported log version",
+  [CCED_E_LOG_HEADER] = "bad log header",
+  [CCED_E_NO_STAMP] = "log written by a program without a dictionary",
+  [CCED_E_STAMP] = "log was written by a different build of the program",
+  [CCED_E_TRUNCATED] = "truncated record",
+  [CCED_E_CORRUPT] = "corrupt record",
+  [CCED_E_INVAL] = "invalid argument",
+};
+
+const char *
+cced_errstr (enum cced_errcode code)
+{
+  if ((unsigned) code < CCED_NERRORS && errstrs[code])
+    return errstrs[code];
+  return "unknown error";
+}
+
+/* Set *ERR (if not NULL) to CODE with a formatted message (the generic
+   one when FMT is NULL).  Returns -1.  */
+int
+seterr (struct cced_error *err, enum cced_errcode code, int errnum,
+        const char *fmt, ...)
+{
+  if (!err)
+    return -1;
+  err->code = code;
+  err->errnum = errnum;
+  if (fmt)
+    {
+      va_list ap;
+      va_start (ap, fmt);
+      vsnprintf (err->msg, sizeof err->msg, fmt, ap);
+      va_end (ap);
+    }
+  else
+    snprintf (err->msg, sizeof err->msg, "%s", cced_errstr (code));
+  /* One line.  */
+  for (char *p = err->msg; *p; p++)
+    if (*p == '\n' || *p == '\r')
+      *p = ' ';
+  return -1;
+}
+
+int
+nomem (struct cced_error *err)
+{
+  return seterr (err, CCED_E_NOMEM, ENOMEM, NULL);
+}
+
+void
+clearerr_ (struct cced_error *err)
+{
+  if (err)
+    {
+      err->code = CCED_OK;
+      err->errnum = 0;
+      err->msg[0] = '\0';
+    }
+}
+
+/* ===================================================================
+   Programs.  */
+
+struct cced_program *
+cced_program_from_dict (const char *name, const char *text, size_t len,
+                        struct cced_error *err)
+{
+  char msg[CCED_ERRMSG_SIZE - 64];
+  struct cced_program *p;
+  char *copy = NULL;
+  size_t n;
+
+  clearerr_ (err);
+  if (!name)
+    name = "program";
+  if (!text)
+    {
+      seterr (err, CCED_E_INVAL, EINVAL, "no dictionary text");
+      return NULL;
+    }
+  /* The section holds a C string: stop at its NUL (and any padding).
+     The reader wants the text followed by a NUL: copy it if it is not.  */
+  n = strnlen (text, len);
+  if (n == len)
+    {
+      if (!(copy = malloc (len + 1)))
+        {
+          nomem (err);
+          return NULL;
+        }
+      memcpy (copy, text, len);
+      copy[len] = '\0';
+      text = copy;
+    }
+  len = n;
+
+  p = calloc (1, sizeof *p);
+  if (!p || !(p->name = strdup (name)))
+    {
+      free (p);
+      free (copy);
+      nomem (err);
+      return NULL;
+    }
+  msg[0] = '\0';
+  p->g = cce_graph_read_dict (text, len, msg, sizeof msg);
+  free (copy);
+  if (!p->g)
+    {
+      seterr (err, CCED_E_BAD_DICT, 0, "malformed cce dictionary: %s",
+              msg[0] ? msg : "unknown error");
+      free (p->name);
+      free (p);
+      return NULL;
+    }
+  return p;
+}
+
+/* Read the dictionary of the ELF file PATH into a program named PATH.  */
+static struct cced_program *
+program_from_elf (const char *path, struct cced_error *err)
+{
+  struct cced_program *p = NULL;
+  Elf *elf = NULL;
+  Elf_Scn *scn = NULL, *found = NULL;
+  Elf_Data *data;
+  GElf_Shdr shdr;
+  size_t shstrndx;
+  struct stat st;
+  int fd;
+
+  clearerr_ (err);
+  if (!path)
+    {
+      seterr (err, CCED_E_INVAL, EINVAL, "no program");
+      return NULL;
+    }
+  if (elf_version (EV_CURRENT) == EV_NONE)
+    {
+      seterr (err, CCED_E_ELF, 0, "libelf: %s", elf_errmsg (-1));
+      return NULL;
+    }
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      int e = errno;
+      seterr (err, CCED_E_OPEN, e, "%s", strerror (e));
+      return NULL;
+    }
+  if (fstat (fd, &st) == 0 && S_ISDIR (st.st_mode))
+    {
+      seterr (err, CCED_E_OPEN, EISDIR, "%s", strerror (EISDIR));
+      close (fd);
+      return NULL;
+    }
+
+  elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  if (!elf)
+    elf = elf_begin (fd, ELF_C_READ, NULL);
+  if (!elf)
+    {
+      seterr (err, CCED_E_ELF, 0, "libelf: %s", elf_errmsg (-1));
+      goto out;
+    }
+  if (elf_kind (elf) != ELF_K_ELF)
+    {
+      seterr (err, CCED_E_NOT_ELF, 0, NULL);
+      goto out;
+    }
+  if (elf_getshdrstrndx (elf, &shstrndx) != 0)
+    {
+      seterr (err, CCED_E_ELF, 0, "libelf: %s", elf_errmsg (-1));
+      goto out;
+    }
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      const char *name;
+      if (!gelf_getshdr (scn, &shdr))
+        {
+          seterr (err, CCED_E_ELF, 0, "libelf: %s", elf_errmsg (-1));
+          goto out;
+        }
+      name = elf_strptr (elf, shstrndx, shdr.sh_name);
+      if (name && strcmp (name, CCE_DICT_SECTION) == 0)
+        {
+          found = scn;
+          break;
+        }
+    }
+  if (!found)
+    {
+      seterr (err, CCED_E_NO_DICT, 0, NULL);
+      goto out;
+    }
+  if (shdr.sh_type == SHT_NOBITS || shdr.sh_size == 0)
+    {
+      seterr (err, CCED_E_BAD_DICT, 0,
+              "malformed cce dictionary: section %s is empty",
+              CCE_DICT_SECTION);
+      goto out;
+    }
+  if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress (found, 0, 0) < 0)
+    {
+      seterr (err, CCED_E_ELF, 0, "libelf: %s", elf_errmsg (-1));
+      goto out;
+    }
+  data = elf_getdata (found, NULL);
+  if (!data || !data->d_buf)
+    {
+      seterr (err, CCED_E_ELF, 0, "libelf: cannot read section %s: %s",
+              CCE_DICT_SECTION, elf_errmsg (-1));
+      goto out;
+    }
+  p = cced_program_from_dict (path, data->d_buf, data->d_size, err);
+
+out:
+  if (elf)
+    elf_end (elf);
+  close (fd);
+  return p;
+}
+
+struct cced_program *
+cced_program_open (const char *path, struct cced_error *err)
+{
+  return program_from_elf (path, err);
+}
+
+int
+cced_program_add_module (struct cced_program *p, const char *path,
+                         struct cced_error *err)
+{
+  char msg[CCED_ERRMSG_SIZE - 64];
+  struct cced_program *m;
+  size_t i;
+
+  clearerr_ (err);
+  if (!p || !path)
+    return seterr (err, CCED_E_INVAL, EINVAL, "no program or no module");
+  m = program_from_elf (path, err);
+  if (!m)
+    return -1;
+  for (i = 0; i < p->g->nmodules; i++)
+    if (p->g->modules[i].stamp == m->g->stamp)
+      {
+        /* The same dictionary again (a module named twice).  */
+        cced_program_close (m);
+        return 0;
+      }
+  msg[0] = '\0';
+  if (cce_graph_merge (p->g, m->g, msg, sizeof msg) < 0)
+    {
+      cced_program_close (m);
+      if (strcmp (msg, strerror (ENOMEM)) == 0)
+        return nomem (err);
+      return seterr (err, CCED_E_BAD_DICT, 0, "cannot add module %s: %s",
+                     path, msg);
+    }
+  cced_program_close (m);
+  return 0;
+}
+
+size_t
+cced_program_nmodules (const struct cced_program *p)
+{
+  return p->g->nmodules;
+}
+
+const struct cce_graph *
+cced_program_graph (const struct cced_program *p)
+{
+  return p->g;
+}
+
+const char *
+cced_program_name (const struct cced_program *p)
+{
+  return p->name;
+}
+
+void
+cced_program_close (struct cced_program *p)
+{
+  if (!p)
+    return;
+  cce_graph_free (p->g);
+  free (p->name);
+  free (p);
+}
