@@ -836,6 +836,13 @@ fi
 # contexts against gdb (validate-recipes.sh).
 . "$here/validate-recipes.sh"
 for p in $fetched; do
+  # --validate-only needs the program's earlier run in this work dir (its
+  # build flags and the recipe's state).
+  if test $validate_only = yes && ! test -d "$workdir/$p/cce"; then
+    log "$p: not built in $workdir yet: run it once without --validate-only"
+    status=1
+    continue
+  fi
   test $validate_only = yes || run_program "$p"
   rm -f "$workdir/$p/validated" "$workdir/$p/pushes"
   if test $validate = yes && ! validate_program "$p"; then
