@@ -11,15 +11,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-cce-flags.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 me=test-cce-flags
 
-pass=0 fail=0
-check () {
-  if test "$2" = "$3"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: $1: got '$2', expected '$3'"
-  fi
-}
+. "$here/check.sh"
 
 unset CCE_PKG_CONFIG_PATH CCE_SPECS
 mkdir -p "$tmp/b/plugin" "$tmp/b/rt/.libs" "$tmp/s/rt"
@@ -76,5 +68,4 @@ else
   echo "no pkg-config: the .pc checks not run"
 fi
 
-echo "$pass passed, $fail failed"
-test "$fail" = 0
+check_summary

@@ -10,16 +10,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-measure.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 measure_times=$tmp/times
 
-pass=0 fail=0
-# check NAME GOT EXPECTED
-check () {
-  if test "$2" = "$3"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: $1: got '$2', expected '$3'"
-  fi
-}
+. "$here/check.sh"
 
 nums () { printf '%s\n' "$@"; }
 
@@ -91,5 +82,4 @@ failcce () { seq_="$seq_ $2$1"; test "$1" != cce; }
 run_pairs 1 2 failcce after
 check "run_pairs stopped by STEP" "$?:$seq_" "1: 1plain 1cce"
 
-echo "$pass passed, $fail failed"
-test "$fail" = 0
+check_summary
