@@ -7,7 +7,11 @@
    with id 0, a segment start like any entry function.  Every record of the
    thread so carries where it was made, and threads made by threads nest.
    cce-decode shows it with --thread-origin; by default a thread's path
-   starts at its start routine.  */
+   starts at its start routine.
+
+   The copy lives in a mapping of its own, never in memory from malloc:
+   the program may replace malloc, and its allocator may be the caller
+   (jemalloc makes its background threads while holding its own lock).  */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -15,8 +19,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cce-abi.h"
 #include "cce-format.h"
@@ -32,9 +36,30 @@ struct cce_origin
 {
   void *(*start) (void *);
   void *arg;
+  size_t size;                  /* of the mapping */
   size_t n;
   struct cce_log_frame entry[];
 };
+
+/* A new origin with room for N entries, or NULL.  */
+static struct cce_origin *
+cce_origin_new (size_t n)
+{
+  size_t size = sizeof (struct cce_origin)
+                + n * sizeof (struct cce_log_frame);
+  struct cce_origin *o = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (o == MAP_FAILED)
+    return NULL;
+  o->size = size;
+  return o;
+}
+
+static void
+cce_origin_free (struct cce_origin *o)
+{
+  munmap (o, o->size);
+}
 
 static create_fn
 cce_real_create (void)
@@ -60,7 +85,7 @@ cce_thread_start (void *origin)
 
   for (size_t i = 0; i < o->n; i++)
     __cce_push_v4 (o->entry[i].id, o->entry[i].site, 0);
-  free (o);
+  cce_origin_free (o);
   return start (arg);
 }
 
@@ -78,7 +103,7 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
 
   if (!real)
     return ENOSYS;
-  o = malloc (sizeof *o + (depth + 1) * sizeof o->entry[0]);
+  o = cce_origin_new (depth + 1);
   if (!o)
     return real (thread, attr, start, arg);   /* no origin, still a thread */
   o->start = start;
@@ -92,6 +117,6 @@ pthread_create (pthread_t *thread, const pthread_attr_t *attr,
   o->n = depth + 1;
   r = real (thread, attr, cce_thread_start, o);
   if (r != 0)
-    free (o);
+    cce_origin_free (o);
   return r;
 }

@@ -31,6 +31,7 @@ E2E_TESTS = \
 	e2e/guess.sh \
 	e2e/guessafter.sh \
 	e2e/replmalloc.sh \
+	e2e/rtalloc.sh \
 	e2e/threads.sh \
 	e2e/bigprog.sh \
 	e2e/ctors.sh \
@@ -71,6 +72,7 @@ E2E_EXTRA = \
 	e2e/guess.c \
 	e2e/guessafter.c \
 	e2e/replmalloc.c \
+	e2e/rtalloc.c \
 	e2e/threads.c \
 	e2e/ctors.c \
 	e2e/cfeatures.c \
