@@ -98,5 +98,5 @@ E2E_EXTRA = \
 ## into a scratch DESTDIR and builds the example with what it installed
 ## (install.sh --deb, the Debian packages instead, is "make check-deb" at
 ## the top).  Both compare the example's decoded log with
-## examples/hello.expected.
-E2E_TESTS += e2e/cce-gcc.sh e2e/install.sh
+## examples/hello.expected, which example.sh checks against gdb.
+E2E_TESTS += e2e/example.sh e2e/cce-gcc.sh e2e/install.sh
