@@ -49,13 +49,10 @@
 # PROGRAM is one of: lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc
 # bash json-c.  With no PROGRAM (and no --smoke) the full set runs.
 #
-# Where cce comes from (testsuite/lib/cce-flags.sh), in this order:
-#   - CCE_PKG_CONFIG_PATH naming a build tree that has a cce-uninstalled.pc
-#     (`make corpus` passes the build tree's top);
-#   - CCE_PLUGIN, CCE_RTDIR, CCE_INCDIR from the environment (a build tree:
-#     CCE_PLUGIN=B/plugin/.libs/cce.so CCE_RTDIR=B/rt/.libs CCE_INCDIR=SRC/rt;
-#     `make corpus` passes these too);
-#   - otherwise `pkg-config --cflags/--libs cce` (an installed cce).
+# Where cce comes from (testsuite/lib/cce-flags.sh): the build tree whose
+# cce-uninstalled.pc is in CCE_PKG_CONFIG_PATH (`make corpus` passes the
+# build tree's top), else `pkg-config --cflags/--libs cce` (an installed
+# cce).
 #
 # The instrumented build is what a user does: `pkg-config --cflags cce`
 # goes into CFLAGS, --cflags and --libs into LDFLAGS (README.md's link
@@ -185,14 +182,13 @@ elif test -z "$internal"; then
   . "$here/../lib/cce-flags.sh"
   cce_flags || exit 1
 fi
-if test -z "$internal"; then
-  # The build tree's decoder (validate-recipes.sh).
-  if test -n "${CCE_RTDIR:-}"; then
-    : "${CCE_DECODE:=$(dirname "$(dirname "$CCE_RTDIR")")/decode/cce-decode}"
-  fi
+if test -z "$internal" && test -n "${cce_tree:-}"; then
+  # The build tree's decoder (validate-recipes.sh), and its libcce for the
+  # recipes that run programs the loader must find it for (recipes/tcc.sh).
+  : "${CCE_DECODE:=$cce_tree/decode/cce-decode}"
+  : "${CCE_RTDIR:=$cce_tree/rt/.libs}"
+  export CCE_RTDIR
 fi
-# The flags of --cflags without -I (validate-recipes.sh uses them).
-CCE_CCFLAGS=$(echo "$CCE_CFLAGS" | tr ' ' '\n' | grep -v '^-I' | tr '\n' ' ')
 
 PLAIN_CFLAGS="-O2 -flto"
 JOBS=$(nproc 2>/dev/null || echo 2)

@@ -10,7 +10,8 @@ if test "${CCE_CORPUS_SMOKE:-yes}" = no; then
   echo "SKIP: corpus smoke test turned off (CCE_CORPUS_SMOKE=no)"
   exit 77
 fi
-: "${CCE_PLUGIN:?run from make check}"
-export CCE_PLUGIN CCE_RTDIR CCE_INCDIR CCE_DECODE
+: "${CCE_BUILDDIR:?run from make check}"
+CCE_PKG_CONFIG_PATH=$CCE_BUILDDIR
+export CCE_PKG_CONFIG_PATH CCE_DECODE
 exec sh "$here/run-corpus.sh" --smoke --no-table \
   --workdir "${CCE_CORPUS_WORKDIR:-${TMPDIR:-/tmp}/cce-corpus-smoke}"

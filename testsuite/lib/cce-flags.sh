@@ -1,27 +1,22 @@
 # cce-flags.sh -- sourced (POSIX sh): the flags of a build instrumented
-# with cce, the one place where the scripts get them (testsuite/cce-cc,
-# testsuite/corpus/run-corpus.sh and, through cce-cc, bench/run-bench.sh,
-# examples/ and testsuite/fuzz/cce-fuzz).
+# with cce, as `pkg-config --cflags/--libs cce` gives them, for the
+# corpus scripts (testsuite/corpus/run-corpus.sh, validate-recipes.sh).
+# The flags themselves are written once, in configure.ac, which puts them
+# into cce.pc, cce-uninstalled.pc and cce-gcc.
 #
 # cce_flags sets
 #   CCE_CFLAGS     what `pkg-config --cflags cce` gives: the compile flags
 #   CCE_LIBS       what `pkg-config --libs cce` gives: the link flags
 #   CCE_LINK_LIBS  the words of CCE_LIBS that are not in CCE_CFLAGS: what
 #                  a link line that has CCE_CFLAGS needs on top
+#   cce_tree       the top of the build tree they come from, or empty
 #   cce_from       where they come from, in words
-# from the first of:
-#   1. CCE_PKG_CONFIG_PATH, a directory (or a colon-separated list) that
-#      holds a cce-uninstalled.pc (a configured build tree): pkg-config
-#      with that directory first in PKG_CONFIG_PATH;
-#   2. CCE_PLUGIN, CCE_RTDIR and CCE_INCDIR (a build tree: the plugin, the
-#      directory of libcce.so, the directory of cce.h), and CCE_SPECS
-#      (default: cce-uninstalled.specs beside CCE_RTDIR, rt/Makefile.am),
-#      composed as the installed cce.pc composes them, with the specs file
-#      only when it exists;
-#   3. `pkg-config --cflags/--libs cce` as PKG_CONFIG_PATH finds it (an
-#      installed cce, or a cce-uninstalled.pc on PKG_CONFIG_PATH).
-# It returns 1, with a message on stderr that starts with $me, when none
-# gives flags.  cce_cflags and cce_libs print CCE_CFLAGS and CCE_LIBS.
+# from CCE_PKG_CONFIG_PATH, a directory (or a colon-separated list) that
+# holds a cce-uninstalled.pc (a configured build tree), when it is set;
+# else from pkg-config as PKG_CONFIG_PATH finds cce (an installed cce, or
+# a cce-uninstalled.pc on PKG_CONFIG_PATH).  It returns 1, with a message
+# on stderr that starts with $me, when there are no flags.  cce_cflags
+# and cce_libs print CCE_CFLAGS and CCE_LIBS.
 
 # cce_pc_dir PATH: the first directory of the colon-separated PATH that
 # holds a cce-uninstalled.pc.
@@ -38,34 +33,25 @@ cce_pc_dir () {
 
 cce_flags () {
   cf_me=${me:-cce-flags.sh}
-  if test -n "${CCE_PKG_CONFIG_PATH:-}" &&
-     cf_dir=$(cce_pc_dir "$CCE_PKG_CONFIG_PATH"); then
-    cf_path=$CCE_PKG_CONFIG_PATH${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-    CCE_CFLAGS=$(PKG_CONFIG_PATH=$cf_path pkg-config --cflags cce) || return 1
-    CCE_LIBS=$(PKG_CONFIG_PATH=$cf_path pkg-config --libs cce) || return 1
+  cf_path=${PKG_CONFIG_PATH:-}
+  if test -n "${CCE_PKG_CONFIG_PATH:-}"; then
+    if ! cce_pc_dir "$CCE_PKG_CONFIG_PATH" > /dev/null; then
+      echo "$cf_me: no cce-uninstalled.pc in CCE_PKG_CONFIG_PATH=$CCE_PKG_CONFIG_PATH (configure the build tree first)" >&2
+      return 1
+    fi
+    cf_path=$CCE_PKG_CONFIG_PATH${cf_path:+:$cf_path}
+  fi
+  if ! CCE_CFLAGS=$(PKG_CONFIG_PATH=$cf_path pkg-config --cflags cce 2>/dev/null) ||
+     ! CCE_LIBS=$(PKG_CONFIG_PATH=$cf_path pkg-config --libs cce 2>/dev/null); then
+    echo "$cf_me: pkg-config finds no cce (set CCE_PKG_CONFIG_PATH to a build tree, or install cce)" >&2
+    return 1
+  fi
+  if cf_dir=$(cce_pc_dir "$cf_path"); then
+    cce_tree=$(PKG_CONFIG_PATH=$cf_path pkg-config --variable=top_builddir cce)
     cce_from="build tree ($cf_dir/cce-uninstalled.pc)"
-  elif test -n "${CCE_PLUGIN:-}"; then
-    if test -z "${CCE_RTDIR:-}" || test -z "${CCE_INCDIR:-}"; then
-      echo "$cf_me: CCE_RTDIR and CCE_INCDIR must be set with CCE_PLUGIN" >&2
-      return 1
-    fi
-    if test ! -f "$CCE_PLUGIN"; then
-      echo "$cf_me: plugin $CCE_PLUGIN not found (build the tree first)" >&2
-      return 1
-    fi
-    cf_specs=${CCE_SPECS:-$(dirname "$CCE_RTDIR")/cce-uninstalled.specs}
-    CCE_CFLAGS="-I$CCE_INCDIR -flto -fplugin=$CCE_PLUGIN -fno-ipa-icf"
-    test -f "$cf_specs" && CCE_CFLAGS="$CCE_CFLAGS -specs=$cf_specs"
-    CCE_LIBS="-flto -fplugin=$CCE_PLUGIN -fno-ipa-icf -L$CCE_RTDIR -Wl,-rpath,$CCE_RTDIR -lcce"
-    cce_from="build tree ($CCE_PLUGIN)"
   else
-    CCE_CFLAGS=$(pkg-config --cflags cce) || return 1
-    CCE_LIBS=$(pkg-config --libs cce) || return 1
-    if cf_dir=$(cce_pc_dir "${PKG_CONFIG_PATH:-}"); then
-      cce_from="build tree ($cf_dir/cce-uninstalled.pc)"
-    else
-      cce_from="installed ($(pkg-config --variable=prefix cce 2>/dev/null))"
-    fi
+    cce_tree=
+    cce_from="installed ($(pkg-config --variable=prefix cce 2>/dev/null))"
   fi
   CCE_LINK_LIBS=
   for cf_w in $CCE_LIBS; do
