@@ -524,7 +524,9 @@ cce_window_scratch (struct cce_thread *t, unsigned level, size_t size)
    ------------------------------------------------------------------------ */
 
 /* Write record R (its mark aside) and its R->nstack FRAMES at P, then set
-   its mark: the one store that makes it valid.  */
+   its mark: the one store that makes it valid.  The frames are copied
+   with a loop rather than memcpy, so that the fast path of cce_log makes
+   no call (ccStacks are short: most of the depth is in the id).  */
 static inline void
 cce_record_put (char *p, const struct cce_log_record *r,
                 const struct cce_log_frame *frames)
@@ -535,8 +537,9 @@ cce_record_put (char *p, const struct cce_log_record *r,
   d->id = r->id;
   d->nstack = r->nstack;
   d->thread = r->thread;
-  if (r->nstack)
-    memcpy (d + 1, frames, (size_t) r->nstack * sizeof *frames);
+  struct cce_log_frame *f = (struct cce_log_frame *) (d + 1);
+  for (uint32_t i = 0; i < r->nstack; i++)
+    f[i] = frames[i];
   atomic_store_explicit ((_Atomic uint32_t *) &d->mark, CCE_LOG_RECORD_MARK,
                          memory_order_release);
 }
@@ -553,17 +556,21 @@ cce_level_overflow (void)
     }
 }
 
-/* The slow path of cce_log on thread T at LEVEL: R (without its thread
-   number yet) and its FRAMES did not fit in the window.  Open the log,
+/* The slow path of cce_log on thread T at LEVEL: the record of TAG, SITE,
+   ID and the NSTACK entries at FRAMES did not fit in the window.  Open the log,
    number the thread, give the window a new span, or write the record
-   through, as the sink asks.  */
+   through, as the sink asks; then leave the level.  */
 static void __attribute__ ((noinline, cold))
-cce_log_slow (struct cce_thread *t, unsigned level, struct cce_log_record *r,
+cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
+              uint64_t site, uint64_t id, uint32_t nstack,
               const struct cce_log_frame *frames)
 {
+  struct cce_log_record rec = { 0, tag, site, id, nstack, 0 }, *r = &rec;
   if (level >= CCE_LOG_LEVELS)
     {
       cce_level_overflow ();
+      cce_barrier ();
+      t->level = level;
       return;
     }
   size_t size = sizeof *r + (size_t) r->nstack * sizeof *frames;
@@ -606,6 +613,8 @@ cce_log_slow (struct cce_thread *t, unsigned level, struct cce_log_record *r,
     }
   pthread_mutex_unlock (&cce_lock);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
+  cce_barrier ();
+  t->level = level;
 }
 
 /* The frames of a record with an empty ccStack (whose base may be
@@ -614,7 +623,8 @@ static const struct cce_log_frame cce_no_frames[1];
 
 /* Record TAG at log site SITE with the calling thread's context.  A
    signal handler that interrupts this leaves the id and the entries below
-   the top as they were, and logs at the next level.  */
+   the top as they were, and logs at the next level.  The fast path makes
+   no call, so it saves no register.  */
 static inline void
 cce_log_at (unsigned tag, uint64_t site)
 {
@@ -623,35 +633,33 @@ cce_log_at (unsigned tag, uint64_t site)
   t->level = level + 1;
   cce_barrier ();
   volatile uint64_t *tls = __cce_tls;
-  struct cce_log_record r;
-  r.tag = tag;
-  r.site = site;
-  r.id = tls[CCE_TLS_ID];
+  uint64_t id = tls[CCE_TLS_ID];
   uint64_t top = tls[CCE_TLS_TOP];
   uint64_t base = tls[CCE_TLS_BASE];
-  r.nstack = (uint32_t) cce_tls_depth (top, base);
+  uint32_t nstack = (uint32_t) cce_tls_depth (top, base);
   const struct cce_log_frame *frames
-    = r.nstack ? (const struct cce_log_frame *) (uintptr_t) base
-               : cce_no_frames;
-  size_t size = sizeof r + (size_t) r.nstack * sizeof *frames;
+    = nstack ? (const struct cce_log_frame *) (uintptr_t) base
+             : cce_no_frames;
+  size_t size = sizeof (struct cce_log_record)
+                + (size_t) nstack * sizeof *frames;
   struct cce_window *w = &t->win[level < CCE_LOG_LEVELS ? level : 0];
   char *p = w->next;
-  if (likely (level < CCE_LOG_LEVELS
-              && (uintptr_t) p + size <= (uintptr_t) w->limit))
+  if (unlikely (level >= CCE_LOG_LEVELS
+                || (uintptr_t) p + size > (uintptr_t) w->limit))
     {
-      r.thread = t->number;
-      cce_record_put (p, &r, frames);
-      w->next = p + size;
+      cce_log_slow (t, level, tag, site, id, nstack, frames);
+      return;
     }
-  else
-    cce_log_slow (t, level, &r, frames);
+  struct cce_log_record r = { 0, tag, site, id, nstack, t->number };
+  cce_record_put (p, &r, frames);
+  w->next = p + size;
   cce_barrier ();
   t->level = level;
 }
 
 /* cce_log (TAG) at the instrumented log site SITE.  */
 CCE_EXPORT void
-__cce_log_at_v4 (unsigned tag, uint64_t site)
+__cce_log_at_v5 (unsigned tag, uint64_t site)
 {
   cce_log_at (tag, site);
 }
