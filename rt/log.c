@@ -235,7 +235,8 @@ static _Alignas (8) char cce_header_buf[16384];
    table of the header in cce_header_buf, whose length is *DATA.  The
    decoder finds the dictionaries of shared libraries built with cce in
    these files; the executable (no name) and the vDSO (no file) are left
-   out.  */
+   out.  A name found through a relative LD_LIBRARY_PATH is made absolute
+   with the working directory (not realpath, which may allocate).  */
 static int
 cce_add_module (struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -249,9 +250,14 @@ cce_add_module (struct dl_phdr_info *info, size_t size, void *data)
     return 0;
   if (path[0] != '/')
     {
-      /* Found through a relative LD_LIBRARY_PATH, or the vDSO.  */
-      if (!strchr (path, '/') || !realpath (path, abs))
+      if (!strchr (path, '/') || !getcwd (abs, sizeof abs))
         return 0;
+      char *p = abs + strlen (abs), *end = abs + sizeof abs - 1;
+      cce_str_cat (&p, end, "/");
+      cce_str_cat (&p, end, path);
+      if (p == end)
+        return 0;
+      *p = '\0';
       path = abs;
     }
   size_t n = strlen (path), padded = (n + 7) & ~(size_t) 7;
