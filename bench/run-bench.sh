@@ -301,7 +301,6 @@ if want event; then
   # serial LTRANS jobs for the 600-function chain).
   plainev="$CC -O2 -flto -flto-partition=one"
   $plainev -DM_NONE -o "$w/ev-none" $evsrc 2> "$w/ev.log" || die "event (none)"
-  $plainev -DM_XCHG -o "$w/ev-xchg" $evsrc 2>> "$w/ev.log" || die "event (xchg)"
   $plainev -DM_BT -o "$w/ev-bt" $evsrc 2>> "$w/ev.log" || die "event (backtrace)"
   $plainev -fno-omit-frame-pointer -DM_FP -o "$w/ev-fp" $evsrc 2>> "$w/ev.log" || die "event (fp)"
   $plainev -finstrument-functions -DM_CYG -o "$w/ev-cyg" $evsrc 2>> "$w/ev.log" || die "event (cyg)"
@@ -330,7 +329,6 @@ if want event; then
   depths="5 50 500"
   # rows: label binary shape mode
   rows="none (the timing loop alone)|none|distinct|
-(reference) seq_cst + release atomic store, as in libcce's append|xchg|distinct|
 cce_log (full: capture + append, CCE_LOG=/dev/null)|cce|distinct|log
 cce_log to a log file (the kernel's page cache included)|cce|distinct|log|file
 cce capture alone (id + depth + ccStack copy)|cce|distinct|raw
