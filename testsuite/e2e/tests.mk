@@ -14,6 +14,11 @@
 ## from an executable that never logs itself.  bad-input.sh checks errors on
 ## bad input.  redzone.sh checks a leaf function's red zone across the
 ## cold grow of a push (plain C results, no oracle needed).
+## death.sh checks that every record of a process that dies (signals,
+## abort, _exit, exec, kills from outside) is in its log; the programs of
+## these tests log through e2e/crashlog.h, e2e/crash.sh holds their shell
+## helpers (gdb oracle of each class of path, the counts the programs keep
+## in a shared file) and e2e/crashcheck.awk checks the decoded records.
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -45,6 +50,7 @@ E2E_TESTS = \
 	e2e/shlibquiet.sh \
 	e2e/trace.sh \
 	e2e/redzone.sh \
+	e2e/death.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -90,7 +96,11 @@ E2E_EXTRA = \
 	e2e/shlibguess_lib.c \
 	e2e/shlibquiet.c \
 	e2e/trace.c \
-	e2e/redzone.c
+	e2e/redzone.c \
+	e2e/crashlog.h \
+	e2e/crash.sh \
+	e2e/crashcheck.awk \
+	e2e/death.c
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a
