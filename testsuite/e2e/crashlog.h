@@ -191,7 +191,7 @@ crash_log (unsigned i, unsigned seq)
 
 /* Create FILE with room for the counts of NTHREADS threads, all 0, and
    map it shared; exit with status 2 on failure.  */
-static volatile uint64_t *
+static inline volatile uint64_t *
 crash_counts_open (const char *file, unsigned nthreads)
 {
   size_t bytes = (size_t) nthreads * CRASH_COUNT_STRIDE * sizeof (uint64_t);

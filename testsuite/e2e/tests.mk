@@ -15,7 +15,9 @@
 ## bad input.  redzone.sh checks a leaf function's red zone across the
 ## cold grow of a push (plain C results, no oracle needed).
 ## death.sh checks that every record of a process that dies (signals,
-## abort, _exit, exec, kills from outside) is in its log; the programs of
+## abort, _exit, exec, kills from outside) is in its log, randomkill.sh
+## that every record whose cce_log returned survives a SIGKILL at a
+## random moment; the programs of
 ## these tests log through e2e/crashlog.h, e2e/crash.sh holds their shell
 ## helpers (gdb oracle of each class of path, the counts the programs keep
 ## in a shared file) and e2e/crashcheck.awk checks the decoded records.
@@ -51,6 +53,7 @@ E2E_TESTS = \
 	e2e/trace.sh \
 	e2e/redzone.sh \
 	e2e/death.sh \
+	e2e/randomkill.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -100,7 +103,8 @@ E2E_EXTRA = \
 	e2e/crashlog.h \
 	e2e/crash.sh \
 	e2e/crashcheck.awk \
-	e2e/death.c
+	e2e/death.c \
+	e2e/randomkill.c
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a
