@@ -17,7 +17,9 @@
 ## death.sh checks that every record of a process that dies (signals,
 ## abort, _exit, exec, kills from outside) is in its log, randomkill.sh
 ## that every record whose cce_log returned survives a SIGKILL at a
-## random moment; the programs of
+## random moment, forkkill.sh that a fork child killed with SIGKILL keeps
+## its records in its own log and the parent (ending by exit, SIGKILL or
+## exec) its own; the programs of
 ## these tests log through e2e/crashlog.h, e2e/crash.sh holds their shell
 ## helpers (gdb oracle of each class of path, the counts the programs keep
 ## in a shared file) and e2e/crashcheck.awk checks the decoded records.
@@ -54,6 +56,7 @@ E2E_TESTS = \
 	e2e/redzone.sh \
 	e2e/death.sh \
 	e2e/randomkill.sh \
+	e2e/forkkill.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -104,7 +107,8 @@ E2E_EXTRA = \
 	e2e/crash.sh \
 	e2e/crashcheck.awk \
 	e2e/death.c \
-	e2e/randomkill.c
+	e2e/randomkill.c \
+	e2e/forkkill.c
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a
