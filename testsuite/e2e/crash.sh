@@ -16,6 +16,12 @@ crash_need_gdb () {
     | grep -q cce-py-ok || { echo "SKIP: $1: $GDB has no Python support"; exit 77; }
 }
 
+# crash_need_sleep NAME: exit 77 unless sleep takes fractions of a second.
+crash_need_sleep () {
+  sleep 0.001 2>/dev/null \
+    || { echo "SKIP: $1: sleep takes no fractions of a second"; exit 77; }
+}
+
 # crash_oracle SRC ARGS...: build SRC at -O0 -g without cce (linked with
 # libcce, so that cce_log exists), run it with ARGS under gdb (oracle.py,
 # in the directory $tmp/oracle), and write the path of each class, taken
@@ -77,7 +83,7 @@ crash_counts () {
 # crash_check MODE COUNTS DECODED: check DECODED (cce-decode's records)
 # against COUNTS and $tmp/expected with crashcheck.awk in MODE (exact,
 # extra1 or prefix); set logged decoded lost extra dup wrong beyond holes
-# badthread, and write the first problems to $tmp/details.
+# disorder badthread, and write the first problems to $tmp/details.
 crash_check () {
   : >"$tmp/details"
   _r=$(awk -f "$here/crashcheck.awk" -v mode="$1" -v nclass="$crash_nclass" \

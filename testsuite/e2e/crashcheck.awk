@@ -17,19 +17,23 @@
 #            yet stored);
 #   prefix   SEQ 0 .. K-1 for some K <= C, each once (the records that
 #            fit in the file).
-# Every record's PATH must be the path of its class, SEQ % NCLASS; all the
+# Every record's PATH must be the path of its class, SEQ % NCLASS; the
+# records of a thread must come in the order it made them (cce.h); all the
 # records of one thread index must carry one thread number, and two thread
 # indexes never the same one.
 #
 # Prints one line of shell assignments:
-#   logged= decoded= lost= extra= dup= wrong= beyond= holes= badthread=
+#   logged= decoded= lost= extra= dup= wrong= beyond= holes= disorder=
+#   badthread=
 # logged: the sum of the counts; decoded: records read; lost: records in
 # the counts that are not there (for prefix: the count minus K, not an
 # error); extra: records SEQ == C allowed in extra1; dup: records there
 # more than once; wrong: records whose path is not their class's; beyond:
 # records no count accounts for (unknown thread index, SEQ > C, SEQ == C
 # outside extra1); holes: for prefix, records missing below the thread's
-# last one.  The first problems, one line each, go to DETAILS.
+# last one; disorder: records that come after a later record of their
+# thread; badthread: records whose thread number is not their thread
+# index's, or is another index's.  The first problems, one line each, go to DETAILS.
 
 BEGIN { FS = "\t"; nd = 0 }
 
@@ -86,6 +90,10 @@ FILENAME == ARGV[2] { count[$1] = $2; logged += $2; next }
     badthread++
     detail("thread index " t " has thread numbers " number[t] " and " $1)
   }
+  if ((t in top) && seq < top[t]) {
+    disorder++
+    detail("out of order: thread index " t " seq " seq " after seq " top[t] - 1)
+  }
   if (!(t in top) || seq + 1 > top[t])
     top[t] = seq + 1
 }
@@ -110,6 +118,6 @@ END {
         }
     }
   }
-  printf "logged=%d decoded=%d lost=%d extra=%d dup=%d wrong=%d beyond=%d holes=%d badthread=%d\n", \
-    logged, decoded, lost, extra, dup, wrong, beyond, holes, badthread
+  printf "logged=%d decoded=%d lost=%d extra=%d dup=%d wrong=%d beyond=%d holes=%d disorder=%d badthread=%d\n", \
+    logged, decoded, lost, extra, dup, wrong, beyond, holes, disorder, badthread
 }

@@ -18,8 +18,9 @@
 #       T * N; in busy mode every record whose cce_log returned before the
 #       death (the counts the threads keep in a shared file), and at most
 #       one more per thread (logged, killed before its count was stored);
-#   (b) each (thread index, seq) is there exactly once, and the records
-#       of one thread index carry one thread number;
+#   (b) each (thread index, seq) is there exactly once, a thread's
+#       records in the order it made them, and the records of one thread
+#       index carry one thread number;
 #   (c) each record's path is the path gdb saw for its class (oracle.py
 #       on an -O0 build without cce, run once), never one cce-decode
 #       chose;
@@ -36,6 +37,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 . "$here/crash.sh"
 crash_need_gdb death
+crash_need_sleep death
 e2e_tmpdir death || exit 1
 ulimit -c 0 2>/dev/null
 
@@ -118,9 +120,9 @@ run () {
     echo "(no log file)" >"$d/decode.err"
     dst=none
   fi
-  logged=0 decoded=0 lost=0 extra=0 dup=0 wrong=0 beyond=0 badthread=0
+  logged=0 decoded=0 lost=0 extra=0 dup=0 wrong=0 beyond=0 disorder=0 badthread=0
   crash_check "$([ "$mode" = idle ] && echo exact || echo extra1)" \
-    "$d/counts.txt" "$d/decoded" || { result=FAIL why="check failed"; }
+    "$d/counts.txt" "$d/decoded" || { result=FAIL why="${why:+$why; }check failed"; }
   if [ "$mode" = idle ] &&
      awk -F '\t' -v n="$n" '$2 != n { bad = 1 } END { exit !bad }' \
        "$d/counts.txt"; then
@@ -129,11 +131,13 @@ run () {
   # A count of 0 logged is the program's failure, never a pass.
   [ "${logged:-0}" -gt 0 ] || { result=FAIL why="${why:+$why; }nothing logged"; }
   if [ "$lost" -ne 0 ] || [ "$dup" -ne 0 ] || [ "$wrong" -ne 0 ] ||
-     [ "$beyond" -ne 0 ] || [ "$badthread" -ne 0 ]; then
+     [ "$beyond" -ne 0 ] || [ "$disorder" -ne 0 ] || [ "$badthread" -ne 0 ]; then
     result=FAIL
-    why="${why:+$why; }lost $lost, duplicated $dup, wrong path $wrong, unaccounted $beyond, thread numbers $badthread"
+    why="${why:+$why; }lost $lost, duplicated $dup, wrong path $wrong, unaccounted $beyond, out of order $disorder, thread numbers $badthread"
   fi
-  if [ "$dst" != 0 ]; then
+  if [ "$dst" = none ]; then
+    result=FAIL why="${why:+$why; }no log file"
+  elif [ "$dst" != 0 ]; then
     result=FAIL why="${why:+$why; }cce-decode exit status $dst"
   elif [ "$mode" = idle ] && [ -s "$d/decode.err" ]; then
     result=FAIL why="${why:+$why; }cce-decode wrote to stderr"

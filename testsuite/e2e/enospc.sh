@@ -9,8 +9,8 @@
 # output and exit status must be those of a run with a log that can be
 # written, and its standard error exactly one line, which names the log.
 # The log must decode (cce-decode exit status 0) to records that are, for
-# each thread, its first K records (K up to what it logged), each exactly
-# once and with the path gdb saw for its class (oracle.py on an -O0 build
+# each thread, its first K records (K up to what it logged) in order, each
+# exactly once and with the path gdb saw for its class (oracle.py on an -O0 build
 # without cce); and at least MIN (1000) records must have fit.
 #
 # Knobs: E2E_KEEP, E2E_TMPDIR.
@@ -80,7 +80,7 @@ elif ! grep -F -q -e "$log" "$r/err"; then
   why="${why:+$why; }standard error does not name $log"
 fi
 bytes=0 dst=none
-logged=0 decoded=0 lost=0 dup=0 wrong=0 beyond=0 holes=0 badthread=0
+logged=0 decoded=0 lost=0 dup=0 wrong=0 beyond=0 holes=0 disorder=0 badthread=0
 : >"$tmp/details"
 crash_counts "$r/counts" $nthreads >"$r/counts.txt"
 if [ -f "$log" ]; then
@@ -97,8 +97,8 @@ fi
 [ "$logged" -eq $((nthreads * n)) ] ||
   why="${why:+$why; }the program logged $logged records, not $((nthreads * n))"
 if [ "$dup" -ne 0 ] || [ "$wrong" -ne 0 ] || [ "$beyond" -ne 0 ] ||
-   [ "$holes" -ne 0 ] || [ "$badthread" -ne 0 ]; then
-  why="${why:+$why; }duplicated $dup, wrong path $wrong, unaccounted $beyond, holes $holes, thread numbers $badthread"
+   [ "$holes" -ne 0 ] || [ "$disorder" -ne 0 ] || [ "$badthread" -ne 0 ]; then
+  why="${why:+$why; }duplicated $dup, wrong path $wrong, unaccounted $beyond, holes $holes, out of order $disorder, thread numbers $badthread"
 fi
 [ "$decoded" -ge "$min" ] || why="${why:+$why; }only $decoded records decoded (at least $min must fit)"
 

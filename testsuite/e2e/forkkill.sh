@@ -12,7 +12,8 @@
 #   - the child's log is $CCE_LOG.PID, PID the child's, and there is no
 #     other file but the parent's $CCE_LOG;
 #   - the parent's log holds exactly the parent's records and the child's
-#     exactly the child's: every tag once, each with the path gdb saw for
+#     exactly the child's: every tag once, each thread's in the order it
+#     made them, each with the path gdb saw for
 #     it (oracle.py on an -O0 build without cce, the program run without
 #     the fork, its child's part run in place -- the same calls);
 #   - the forking thread has the same thread number in both logs, and the
@@ -61,16 +62,20 @@ if ! cce_cc $opt "$src" -o "$exe" -pthread >"$tmp/cc.log" 2>&1; then
 fi
 
 # decode LOG OUT: the log's records, tag and path, sorted; the thread
-# number of each thread index in OUT.threads.  Prints nothing on stdout;
-# returns cce-decode's exit status (1 if LOG is not there).
+# number of each thread index in OUT.threads; the records that come after
+# a later record of their thread in OUT.disorder.  Prints nothing on
+# stdout; returns cce-decode's exit status (1 if LOG is not there).
 decode () {
-  : >"$2"; : >"$2.threads"
+  : >"$2"; : >"$2.threads"; : >"$2.disorder"
   [ -f "$1" ] || return 1
   "$CCE_DECODE" --format=records "$exe" "$1" >"$2.raw" 2>"$2.err"
   _st=$?
   cut -f2- "$2.raw" | LC_ALL=C sort >"$2"
   awk -F '\t' '{ print int ($2 / 1048576) "\t" $1 }' "$2.raw" \
     | LC_ALL=C sort -u >"$2.threads"
+  awk -F '\t' '{ t = int ($2 / 1048576); s = $2 % 1048576
+                 if ((t in last) && s <= last[t]) print
+                 last[t] = s }' "$2.raw" >"$2.disorder"
   return $_st
 }
 
@@ -112,6 +117,10 @@ for way in exit kill exec; do
     if ! diff "$tmp/expected.$who" "$d/$who" >"$d/$who.diff"; then
       why="${why:+$why; }the $who's records differ from the oracle's ($(grep -c '^<' "$d/$who.diff") missing, $(grep -c '^>' "$d/$who.diff") unexpected)"
     fi
+  done
+  for who in parent child; do
+    [ ! -s "$d/$who.disorder" ] ||
+      why="${why:+$why; }$(wc -l <"$d/$who.disorder") records of the $who out of their thread's order"
   done
   # Thread numbers: the forking thread (indexes 0 and 3) keeps its
   # number; the child's new thread (4) gets one the parent's threads
