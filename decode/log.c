@@ -280,6 +280,9 @@ log_read_header (struct cced_log *l, const struct cced_program *prog,
       h.stamp = bswap64 (h.stamp);
       h.pid = bswap64 (h.pid);
     }
+  /* A version of a log in the other byte order reads as a big number.  */
+  if (version > 0xffff && bswap32 (version) <= 0xffff)
+    version = bswap32 (version);
   if (version != CCE_LOG_VERSION)
     return seterr (err, CCED_E_LOG_VERSION, 0,
                    "unsupported log version %" PRIu32

@@ -1488,11 +1488,15 @@ test_log_bad_header (void **state)
           w.swap = swap;
           lw_header_full (&w, CCE_LOG_MAGIC, versions[i], sizeof h,
                           W.g->stamp);
+          /* The version is read in either byte order.  */
           snprintf (msg, sizeof msg, "unsupported log version %" PRIu32
-                    " (expected 3)", swap ? __builtin_bswap32 (versions[i])
-                                          : versions[i]);
+                    " (expected 3)", versions[i] == 0x03000000
+                    ? 3 : versions[i]);
           if (versions[i] == 0x03000000)
-            continue;
+            {
+              lw_close (&w);
+              continue;
+            }
           expect_log_error (&w, CCED_E_LOG_VERSION, msg);
         }
     }
