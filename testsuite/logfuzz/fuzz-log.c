@@ -1,14 +1,16 @@
 /* fuzz-log.c -- the fuzz target of the log reader and the decoder
-   (libccedecode): its input is an event log of the program whose
-   dictionary is prog.dict, read and decoded in every output format.
+   (libccedecode): its input is an event log, read and decoded in every
+   output format.
 
    Built with clang -fsanitize=fuzzer (CCE_LIBFUZZER defined), it is a
    libFuzzer target.  Built without, it is a replayer: each argument is
    an input file, or a directory of them, run once through the target.
 
-   The dictionary is the file named by CCE_LOGFUZZ_DICT, else LOGFUZZ_DICT
-   (set when building).  The log's module table is not used: the target
-   reads no file that its input names.
+   The programs are the dictionaries (*.dict) of the directory named by
+   CCE_LOGFUZZ_DIR, else LOGFUZZ_DIR (set when building): a log is read
+   with the program whose stamp it carries, or with the first one.  The
+   log's module table is not used: the target reads no file that its
+   input names.
 
    Besides what the sanitizers catch, the target aborts when the reader
    breaks its contract (decode.h): a record that does not lie within the
@@ -28,14 +30,18 @@
 #include <sys/stat.h>
 
 #include "cce-abi.h"
+#include "cce-core.h"
 #include "cce-format.h"
 #include "decode.h"
 
-#ifndef LOGFUZZ_DICT
-#define LOGFUZZ_DICT "prog.dict"
+#ifndef LOGFUZZ_DIR
+#define LOGFUZZ_DIR "."
 #endif
 
-static struct cced_program *prog;
+#define MAX_PROGS 16
+
+static struct cced_program *progs[MAX_PROGS];
+static size_t nprogs;
 static FILE *sink;
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
@@ -59,19 +65,17 @@ die (const char *what, const char *msg)
       }                                                                 \
   while (0)
 
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
+/* Add the program of the dictionary file PATH.  */
+static void
+add_program (const char *path)
 {
-  const char *path = getenv ("CCE_LOGFUZZ_DICT");
   struct cced_error err;
   char *text;
   long len;
   FILE *f;
 
-  (void) argc;
-  (void) argv;
-  if (!path || !*path)
-    path = LOGFUZZ_DICT;
+  if (nprogs == MAX_PROGS)
+    die (path, "too many dictionaries");
   f = fopen (path, "rb");
   if (!f)
     die (path, strerror (errno));
@@ -82,14 +86,68 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   if (!text || fread (text, 1, (size_t) len, f) != (size_t) len)
     die (path, "cannot read it");
   fclose (f);
-  prog = cced_program_from_dict ("prog", text, (size_t) len, &err);
+  progs[nprogs] = cced_program_from_dict (path, text, (size_t) len, &err);
   free (text);
-  if (!prog)
+  if (!progs[nprogs])
     die (path, err.msg);
+  nprogs++;
+}
+
+static int
+is_dict (const struct dirent *e)
+{
+  size_t n = strlen (e->d_name);
+  return n > 5 && strcmp (e->d_name + n - 5, ".dict") == 0;
+}
+
+int
+LLVMFuzzerInitialize (int *argc, char ***argv)
+{
+  const char *dir = getenv ("CCE_LOGFUZZ_DIR");
+  struct dirent **names;
+  int n;
+
+  (void) argc;
+  (void) argv;
+  if (!dir || !*dir)
+    dir = LOGFUZZ_DIR;
+  n = scandir (dir, &names, is_dict, alphasort);
+  if (n < 0)
+    die (dir, strerror (errno));
+  for (int i = 0; i < n; i++)
+    {
+      char path[4096];
+      snprintf (path, sizeof path, "%s/%s", dir, names[i]->d_name);
+      add_program (path);
+      free (names[i]);
+    }
+  free (names);
+  if (nprogs == 0)
+    die (dir, "no dictionary (*.dict)");
   sink = fopen ("/dev/null", "w");
   if (!sink)
     die ("/dev/null", strerror (errno));
   return 0;
+}
+
+/* The program of the log DATA (SIZE bytes): the one whose stamp its
+   header carries, in either byte order, or the first one.  */
+static const struct cced_program *
+program_of (const uint8_t *data, size_t size)
+{
+  uint64_t stamp;
+  if (size >= offsetof (struct cce_log_header, pid))
+    {
+      memcpy (&stamp, data + offsetof (struct cce_log_header, stamp),
+              sizeof stamp);
+      for (size_t i = 0; i < nprogs; i++)
+        {
+          uint64_t s = cced_program_graph (progs[i])->stamp;
+          if (s == stamp || s == __builtin_bswap64 (stamp))
+            return progs[i];
+        }
+    }
+  return progs[0];
 }
 
 /* What one read of a log gave.  */
@@ -103,8 +161,8 @@ struct outcome
 /* Read the log DATA (SIZE bytes) and print it in FMT to the sink, with
    the threads' origins if ORIGIN; check the records; fill *O.  */
 static void
-read_log (const uint8_t *data, size_t size, enum cced_format fmt,
-          int origin, struct outcome *o)
+read_log (const struct cced_program *prog, const uint8_t *data,
+          size_t size, enum cced_format fmt, int origin, struct outcome *o)
 {
   static const char empty[1];
   struct cced_error err;
@@ -196,11 +254,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     { CCED_FORMAT_FOLDED, 0 },
     { CCED_FORMAT_RECORDS, 1 },
   };
+  const struct cced_program *prog = program_of (data, size);
   struct outcome first, o;
 
   for (size_t i = 0; i < sizeof passes / sizeof *passes; i++)
     {
-      read_log (data, size, passes[i].fmt, passes[i].origin,
+      read_log (prog, data, size, passes[i].fmt, passes[i].origin,
                 i ? &o : &first);
       if (i)
         CHECK (memcmp (&o, &first, sizeof o) == 0);
@@ -285,7 +344,8 @@ main (int argc, char **argv)
         n++;
     }
   printf ("fuzz-log: %lu inputs replayed\n", n);
-  cced_program_close (prog);
+  for (size_t i = 0; i < nprogs; i++)
+    cced_program_close (progs[i]);
   fclose (sink);
   return bad;
 }
