@@ -11,12 +11,12 @@
    asm that clobbers nothing but memory, the flags, r10 and r11
    (cce-abi.h): the registers stay free on the hot path.
 
-   __cce_push_keep_v4, __cce_pop_keep_v4 and __cce_pop_entry_keep_v4 do
+   __cce_push_keep_v5, __cce_pop_keep_v5 and __cce_pop_entry_keep_v5 do
    their work with the registers they save themselves.
-   __cce_grow_keep_v4 calls into libc (mmap, mprotect, sigprocmask), so
+   __cce_grow_keep_v5 calls into libc (mmap, mprotect, sigprocmask), so
    it saves every general register the ABI lets a call clobber and the
    whole vector state (xsave, or fxsave where the OS has not enabled
-   xsave) around __cce_grow_v4.
+   xsave) around __cce_grow_v5.
 
    GCC does not see the asm's call, so the function around it may be a
    leaf that keeps data in the 128-byte red zone below its stack pointer.
@@ -83,7 +83,7 @@
 __asm__ (
   "	.text\n"
 
-  /* __cce_push_keep_v4: rdi id, r10 site, r11 entry.  */
+  /* __cce_push_keep_v5: rdi id, r10 site, r11 entry.  */
   CCE_KEEP_BEGIN (CCE_SYM_PUSH_KEEP)
   CCE_KEEP_TOP
   "	je 2f\n"                       /* empty: grow */
@@ -110,13 +110,13 @@ __asm__ (
   "	jmp 1b\n"
   CCE_KEEP_END (CCE_SYM_PUSH_KEEP)
 
-  /* __cce_pop_keep_v4: rdi id.  */
+  /* __cce_pop_keep_v5: rdi id.  */
   CCE_KEEP_BEGIN (CCE_SYM_POP_KEEP)
   CCE_KEEP_DROP
   "1:	movq %rdi, %fs:" CCE_OFF (CCE_TLS_ID) "(%rcx)\n"
   CCE_KEEP_RETURN
   CCE_KEEP_END (CCE_SYM_POP_KEEP)
-  /* __cce_pop_entry_keep_v4: the id from the entry it drops.  */
+  /* __cce_pop_entry_keep_v5: the id from the entry it drops.  */
   CCE_KEEP_BEGIN (CCE_SYM_POP_ENTRY_KEEP)
   CCE_KEEP_DROP
   "	movq (%rax), %r10\n"          /* slot->id */
@@ -125,7 +125,7 @@ __asm__ (
   CCE_KEEP_RETURN
   CCE_KEEP_END (CCE_SYM_POP_ENTRY_KEEP)
 
-  /* __cce_grow_keep_v4: rdi t; the slot in rax.  */
+  /* __cce_grow_keep_v5: rdi t; the slot in rax.  */
   CCE_KEEP_BEGIN (CCE_SYM_GROW_KEEP)
   ".Lcce_grow_keep:\n"
   "	.cfi_startproc\n"

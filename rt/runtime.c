@@ -6,14 +6,14 @@
    started each segment.  Both live in one initial-exec TLS block,
    __cce_tls (cce-abi.h): the id, the ccStack's top, its last slot and its
    base.  Instrumented code pushes and pops the ccStack inline and calls
-   __cce_grow_v4 only when the ccStack is full.  This file owns the block,
+   __cce_grow_v5 only when the ccStack is full.  This file owns the block,
    and writes the event log (cce-format.h, part 2): each cce_log call
    appends one record with the thread number, the tag, the log site, the
    id and a copy of the ccStack.
 
    Threads.  Everything a thread needs lives in initial-exec TLS (__cce_tls
    and cce_self), so the hot paths (the push and pop, inline or
-   __cce_push_v4 and __cce_pop_v4, and the fast path of __cce_log_at_v4)
+   __cce_push_v5 and __cce_pop_v5, and the fast path of __cce_log_at_v5)
    take no lock and make no call.  Records go to a per-thread buffer; a
    full buffer is appended to the file with write(2) under the one global
    mutex, so a record is never split and the records of a thread stay in
@@ -429,7 +429,7 @@ cce_stack_grow (struct cce_log_frame *top)
    Called by the inline push of instrumented code when TOP is 0 or past
    the last entry there is room for.  */
 CCE_EXPORT uint64_t
-__cce_grow_v4 (uint64_t top)
+__cce_grow_v5 (uint64_t top)
 {
   return (uint64_t) (uintptr_t)
     cce_stack_grow ((struct cce_log_frame *) (uintptr_t) top);
@@ -457,11 +457,11 @@ cce_stack_free (struct cce_thread *t)
    reserved (TOP raised) before it is written, so a signal handler that
    pushes meanwhile works above it.  */
 CCE_EXPORT void
-__cce_push_v4 (uint64_t id, uint64_t site, uint64_t entry)
+__cce_push_v5 (uint64_t id, uint64_t site, uint64_t entry)
 {
   uint64_t top = CCE_TLS_WORD (CCE_TLS_TOP);
   if (unlikely (top - 1 >= CCE_TLS_WORD (CCE_TLS_LAST)))
-    top = __cce_grow_v4 (top);
+    top = __cce_grow_v5 (top);
   struct cce_log_frame *s = (struct cce_log_frame *) (uintptr_t) top;
   CCE_TLS_WORD (CCE_TLS_TOP) = (uint64_t) (uintptr_t) (s + 1);
   cce_barrier ();
@@ -475,19 +475,19 @@ __cce_push_v4 (uint64_t id, uint64_t site, uint64_t entry)
    file CCE_STATS names.  */
 static _Atomic uint64_t cce_push_count;
 
-/* __cce_push_v4, counted: every ccStack push of a program linked with
+/* __cce_push_v5, counted: every ccStack push of a program linked with
    -fplugin-arg-cce-count.  */
 CCE_EXPORT void
-__cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry)
+__cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry)
 {
   atomic_fetch_add_explicit (&cce_push_count, 1, memory_order_relaxed);
-  __cce_push_v4 (id, site, entry);
+  __cce_push_v5 (id, site, entry);
 }
 
 /* Leave a ccStack call: drop the top entry and return to the caller's id
    ID.  */
 CCE_EXPORT void
-__cce_pop_v4 (uint64_t id)
+__cce_pop_v5 (uint64_t id)
 {
   uint64_t top = CCE_TLS_WORD (CCE_TLS_TOP);
   if (likely (top != 0 && top != CCE_TLS_WORD (CCE_TLS_BASE)))
@@ -999,7 +999,7 @@ cce_log_at (unsigned tag, uint64_t site)
 
 /* cce_log (TAG) at the instrumented log site SITE.  */
 CCE_EXPORT void
-__cce_log_at_v4 (unsigned tag, uint64_t site)
+__cce_log_at_v5 (unsigned tag, uint64_t site)
 {
   cce_log_at (tag, site);
 }

@@ -1,8 +1,8 @@
 /* test-keep.c -- unit tests of libcce's register-keeping cold-path entry
-   points (rt/keep.c, cce-abi.h): __cce_push_keep_v4, __cce_pop_keep_v4
-   (and __cce_pop_entry_keep_v4, which takes the id from the entry) and
-   __cce_grow_keep_v4 must do what __cce_push_v4, __cce_pop_v4 and
-   __cce_grow_v4 do, and leave every register but r10, r11 (and rax for
+   points (rt/keep.c, cce-abi.h): __cce_push_keep_v5, __cce_pop_keep_v5
+   (and __cce_pop_entry_keep_v5, which takes the id from the entry) and
+   __cce_grow_keep_v5 must do what __cce_push_v5, __cce_pop_v5 and
+   __cce_grow_v5 do, and leave every register but r10, r11 (and rax for
    the grow's result) as they found it, the vector registers included,
    also when they grow the ccStack (a new thread's first push) and call
    into libc.  x86-64 only: elsewhere the plugin emits plain calls and
