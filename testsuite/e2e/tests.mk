@@ -14,6 +14,9 @@
 ## from an executable that never logs itself.  bad-input.sh checks errors on
 ## bad input.  redzone.sh checks a leaf function's red zone across the
 ## cold grow of a push (plain C results, no oracle needed).
+## coldunwind.sh runs e2e/coldunwind.c under gdb with e2e/coldunwind.py:
+## backtraces at the register-keeping cold push, pop and grow, and at
+## every instruction of each cold call (no oracle either).
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -45,6 +48,7 @@ E2E_TESTS = \
 	e2e/shlibquiet.sh \
 	e2e/trace.sh \
 	e2e/redzone.sh \
+	e2e/coldunwind.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -90,7 +94,9 @@ E2E_EXTRA = \
 	e2e/shlibguess_lib.c \
 	e2e/shlibquiet.c \
 	e2e/trace.c \
-	e2e/redzone.c
+	e2e/redzone.c \
+	e2e/coldunwind.c \
+	e2e/coldunwind.py
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a
