@@ -126,11 +126,13 @@ void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
 #define CCE_SYM_POP "__cce_pop_v5"
 
 /* The same three for the cold paths of instrumented code, on x86-64,
-   where they keep every register but r10 and r11: the plugin calls them
-   through the GOT from inline asm that clobbers only memory, the flags,
-   r10 and r11, so that values live across a cold push, pop or grow need
-   no callee-saved register on the hot path.
-     __cce_push_keep_v5:  rdi = id, r10 = site, r11 = entry
+   where they keep every register but r10 and r11: the plugin reaches
+   them through the GOT from inline asm that clobbers only memory, the
+   flags, r10 and r11, so that values live across a cold push, pop or
+   grow need no callee-saved register on the hot path.
+     __cce_push_keep_v5:  rdi = id, r10 = the address of two words, the
+                          site and the entry (the plugin puts them in
+                          .rodata)
      __cce_pop_keep_v5:   rdi = id
      __cce_pop_entry_keep_v5: no argument; the pop of an entry this
                           caller pushed, which restores the id from the
@@ -138,12 +140,18 @@ void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
                           its id across the call in between
      __cce_grow_keep_v5:  rdi = t; the slot in rax
    The grow saves the vector registers too (xsave), since it calls into
-   libc.  The caller steps over its red zone around the call:
-     addq $-CCE_KEEP_SKIP, %rsp; call *NAME@GOTPCREL(%rip);
-     subq $-CCE_KEEP_SKIP, %rsp
-   (GCC does not see that call, and the function may be a leaf that keeps
-   data below its stack pointer); the entry points' CFI describes their
-   frames with that skip.  Defined in rt/keep.c.  */
+   libc.  GCC does not see the transfer: the function that makes it may
+   be a leaf that keeps data in the red zone below its stack pointer, and
+   its CFA may be rsp- or rbp-based.  So the caller's instructions leave
+   rsp and rbp alone and store nothing; it jumps with the return address
+   in r11:
+     leaq 1f(%rip), %r11; jmp *NAME@GOTPCREL(%rip); 1:
+   and the entry point steps over the red zone (CCE_KEEP_SKIP bytes)
+   before it stores anything, and returns with jmp *%r11 once rsp is
+   back.  Their call frame information gives the CFA as rsp + 0 and the
+   return address in r11 at entry, and where each saves what from there
+   on, so that an unwinder that stops at any instruction of the caller or
+   of the entry point finds the caller's frame.  Defined in rt/keep.c.  */
 #define CCE_SYM_PUSH_KEEP "__cce_push_keep_v5"
 #define CCE_SYM_POP_KEEP "__cce_pop_keep_v5"
 #define CCE_SYM_POP_ENTRY_KEEP "__cce_pop_entry_keep_v5"

@@ -36,9 +36,9 @@ for opt in -O1 -O2 -O3; do
   done
 done
 # Unwinding through the cold call: gdb's backtrace at __cce_grow_v5 (in
-# the grow called from the asm) must go on through f and run to glibc's
-# start_thread, which needs the entry points' CFI to describe the
-# caller's red-zone skip.
+# the grow reached from the asm) must go on through f and run to glibc's
+# start_thread, which needs the entry points' CFI (rt/keep.c) to describe
+# their step over the red zone and where the return address is.
 if command -v "$GDB" > /dev/null 2>&1; then
   if cce_cc -O2 -g -flto -fplugin-arg-cce-observe-all -o "$tmp/redzone-g" \
        "$here/redzone.c" -ldl -pthread > "$tmp/build.log" 2>&1; then

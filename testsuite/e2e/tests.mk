@@ -26,6 +26,9 @@
 ## e2e/crashlog.h; e2e/crash.sh holds their shell helpers (the gdb oracle
 ## of each class of path, the counts the programs keep in a shared file)
 ## and e2e/crashcheck.awk checks the decoded records.
+## coldunwind.sh runs e2e/coldunwind.c under gdb with e2e/coldunwind.py:
+## backtraces at the register-keeping cold push, pop and grow, and at
+## every instruction of each cold call (no oracle either).
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -62,6 +65,7 @@ E2E_TESTS = \
 	e2e/forkkill.sh \
 	e2e/logerr.sh \
 	e2e/enospc.sh \
+	e2e/coldunwind.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -114,7 +118,9 @@ E2E_EXTRA = \
 	e2e/death.c \
 	e2e/randomkill.c \
 	e2e/forkkill.c \
-	e2e/logerr.c
+	e2e/logerr.c \
+	e2e/coldunwind.c \
+	e2e/coldunwind.py
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a
