@@ -580,9 +580,15 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
       return;
     }
   size_t size = sizeof *r + (size_t) r->nstack * sizeof *frames;
+  /* Signals blocked: a handler of this thread must not wait for the lock
+     it holds.  Cancellation off: open, write and fallocate are
+     cancellation points, and a thread cancelled here would leave with
+     the lock.  */
   sigset_t all, saved;
+  int cancel;
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &saved);
+  pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
   pthread_mutex_lock (&cce_lock);
   if (cce_sink == CCE_SINK_CLOSED)
     cce_file_open ();
@@ -618,6 +624,7 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
       break;
     }
   pthread_mutex_unlock (&cce_lock);
+  pthread_setcancelstate (cancel, NULL);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
   cce_barrier ();
   t->level = level;
