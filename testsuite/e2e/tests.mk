@@ -25,7 +25,9 @@
 ## records that fit must decode.  Their programs log through
 ## e2e/crashlog.h; e2e/crash.sh holds their shell helpers (the gdb oracle
 ## of each class of path, the counts the programs keep in a shared file)
-## and e2e/crashcheck.awk checks the decoded records.
+## and e2e/crashcheck.awk checks the decoded records.  torn.sh kills a
+## program under gdb at the store that would make its last record valid:
+## the record must be skipped and counted, every other one decoded.
 ## coldunwind.sh runs e2e/coldunwind.c under gdb with e2e/coldunwind.py:
 ## backtraces at the register-keeping cold push, pop and grow, and at
 ## every instruction of each cold call (no oracle either).
@@ -65,6 +67,7 @@ E2E_TESTS = \
 	e2e/forkkill.sh \
 	e2e/logerr.sh \
 	e2e/enospc.sh \
+	e2e/torn.sh \
 	e2e/coldunwind.sh \
 	e2e/bad-input.sh
 
@@ -119,6 +122,8 @@ E2E_EXTRA = \
 	e2e/randomkill.c \
 	e2e/forkkill.c \
 	e2e/logerr.c \
+	e2e/torn.c \
+	e2e/torn.py \
 	e2e/coldunwind.c \
 	e2e/coldunwind.py
 
