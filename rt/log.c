@@ -33,9 +33,10 @@
    leaves no file.  It is $CCE_LOG, or cce-PID.log in the working
    directory; the path is made absolute then, so a later chdir does not
    move it.  A log named /dev/null discards records at the cost of writing
-   them to memory; a log that is not a regular file (a pipe, a terminal)
-   gets each record with one write(2), which is crash-safe too but costs a
-   system call per record.
+   them to memory; a log that is not a regular file (a pipe, a terminal),
+   or whose file system cannot map it shared, gets each record with one
+   write(2), which is crash-safe too but costs a system call per
+   record.
 
    fork.  The child logs to a file of its own, $CCE_LOG.PID or
    cce-PID.log: it lets go of the windows it inherited (they are the
@@ -94,6 +95,7 @@ static int cce_fd = -1;
 static dev_t cce_fd_dev;        /* identity of the file cce_fd names */
 static ino_t cce_fd_ino;
 static uint64_t cce_file_end;   /* offset of the first chunk not given out */
+static uint64_t cce_header_size; /* offset of the first chunk */
 static size_t cce_chunk;        /* bytes of a chunk: the page size */
 static int cce_forked;          /* this process is a fork child */
 static char cce_path[PATH_MAX + 32];
@@ -361,7 +363,7 @@ cce_file_open (void)
       cce_chunk = (size_t) getauxval (AT_PAGESZ);
       if (cce_chunk < 4096)
         cce_chunk = 4096;
-      cce_file_end = cce_header_write (cce_chunk);
+      cce_file_end = cce_header_size = cce_header_write (cce_chunk);
       if (cce_file_end)
         cce_sink = CCE_SINK_FILE;
       return;
@@ -425,6 +427,20 @@ cce_file_extend (off_t offset, size_t bytes, int *allocated)
   return ftruncate (cce_fd, offset + (off_t) bytes) == 0 ? 0 : errno;
 }
 
+/* The file system of the log cannot map it shared (the first span could
+   not be mapped): write it as a stream instead, one write per record,
+   from a header without chunks.  Return 0 (having given up) on error.  */
+static int
+cce_stream_instead (void)
+{
+  if (ftruncate (cce_fd, 0) != 0 || lseek (cce_fd, 0, SEEK_SET) != 0)
+    return 0;
+  if (!cce_header_write (0))
+    return 0;
+  cce_sink = CCE_SINK_STREAM;
+  return 1;
+}
+
 /* ------------------------------------------------------------------------
    Windows.
    ------------------------------------------------------------------------ */
@@ -470,7 +486,10 @@ cce_window_span (struct cce_thread *t, unsigned level, size_t size)
                   offset);
   if (m == MAP_FAILED)
     {
-      cce_fail ("cannot map log", errno);
+      int e = errno;
+      if (offset == (off_t) cce_header_size && cce_stream_instead ())
+        return 0;
+      cce_fail ("cannot map log", e);
       return 0;
     }
   /* Make the pages now, in one call rather than a fault each.  This is
@@ -596,32 +615,27 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
     t->number = cce_next_number++;
   r->thread = t->number;
   struct cce_window *w = &t->win[level];
-  switch (cce_sink)
+  int put = 0;
+  if (cce_sink == CCE_SINK_FILE)
+    put = cce_window_span (t, level, size);
+  else if (cce_sink == CCE_SINK_DISCARD)
+    put = cce_window_scratch (t, level, size);
+  if (put)
     {
-    case CCE_SINK_FILE:
-    case CCE_SINK_DISCARD:
-      if (cce_sink == CCE_SINK_FILE ? cce_window_span (t, level, size)
-                                    : cce_window_scratch (t, level, size))
-        {
-          cce_thread_register (t);
-          cce_record_put (w->next, r, frames);
-          w->next += size;
-        }
-      break;
-    case CCE_SINK_STREAM:
-      {
-        r->mark = CCE_LOG_RECORD_MARK;
-        struct iovec iov[2] = {
-          { r, sizeof *r },
-          { (void *) frames, (size_t) r->nstack * sizeof *frames },
-        };
-        int err = cce_write_all (iov, r->nstack ? 2 : 1, -1);
-        if (err)
-          cce_fail ("cannot write log", err);
-      }
-      break;
-    default:
-      break;
+      cce_thread_register (t);
+      cce_record_put (w->next, r, frames);
+      w->next += size;
+    }
+  else if (cce_sink == CCE_SINK_STREAM)
+    {
+      r->mark = CCE_LOG_RECORD_MARK;
+      struct iovec iov[2] = {
+        { r, sizeof *r },
+        { (void *) frames, (size_t) r->nstack * sizeof *frames },
+      };
+      int err = cce_write_all (iov, r->nstack ? 2 : 1, -1);
+      if (err)
+        cce_fail ("cannot write log", err);
     }
   pthread_mutex_unlock (&cce_lock);
   pthread_setcancelstate (cancel, NULL);

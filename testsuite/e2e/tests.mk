@@ -28,6 +28,8 @@
 ## and e2e/crashcheck.awk checks the decoded records.  torn.sh kills a
 ## program under gdb at the store that would make its last record valid:
 ## the record must be skipped and counted, every other one decoded.
+## nomap.sh gives the log a file system that cannot map it (an mmap shim,
+## nomap.c): it is written as a stream, and every record decodes.
 ## coldunwind.sh runs e2e/coldunwind.c under gdb with e2e/coldunwind.py:
 ## backtraces at the register-keeping cold push, pop and grow, and at
 ## every instruction of each cold call (no oracle either).
@@ -68,6 +70,7 @@ E2E_TESTS = \
 	e2e/logerr.sh \
 	e2e/enospc.sh \
 	e2e/torn.sh \
+	e2e/nomap.sh \
 	e2e/coldunwind.sh \
 	e2e/bad-input.sh
 
@@ -124,6 +127,7 @@ E2E_EXTRA = \
 	e2e/logerr.c \
 	e2e/torn.c \
 	e2e/torn.py \
+	e2e/nomap.c \
 	e2e/coldunwind.c \
 	e2e/coldunwind.py
 
