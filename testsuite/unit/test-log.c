@@ -68,7 +68,7 @@ static void
 push (void)
 {
   unsigned d = depth++;
-  __cce_push_v4 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
+  __cce_push_v5 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
 }
 
 /* Return from a ccStack call.  */
@@ -76,14 +76,14 @@ static void
 pop (void)
 {
   unsigned d = --depth;
-  __cce_pop_v4 (ID_BASE + d);
+  __cce_pop_v5 (ID_BASE + d);
 }
 
 /* cce_log (TAG) at an instrumented site whose number derives from TAG.  */
 static void
 log_at (unsigned tag)
 {
-  __cce_log_at_v4 (tag, SITE_OF (tag));
+  __cce_log_at_v5 (tag, SITE_OF (tag));
 }
 
 /* ------------------------------------------------------------------ */
