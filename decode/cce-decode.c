@@ -99,10 +99,10 @@ error_line (const char *file, const char *msg)
   fprintf (stderr, PROG ": %s: %s\n", file, msg);
 }
 
-/* Say on one line what the reader of LOG (named NAME) skipped that a
-   process which died while logging leaves behind: torn records, and
-   chunks that start with 0 but are not empty.  Nothing if it skipped
-   none.  */
+/* Say on one line what the reader of LOG (named NAME) skipped of what a
+   process that died while logging leaves behind: torn records, and
+   chunks that start with 0 but are not empty (a span header it did not
+   finish).  Nothing if it skipped none.  */
 static void
 skipped_line (const struct cced_log *log, const char *name)
 {
@@ -111,20 +111,20 @@ skipped_line (const struct cced_log *log, const char *name)
   int n = 0;
 
   cced_log_stats (log, &st);
+  if (!st.torn && !st.skipped_chunks)
+    return;
   if (st.torn)
-    n += snprintf (msg + n, sizeof msg - n,
-                   "%" PRIu64 " torn record%s skipped (the process died"
-                   " while writing %s)", st.torn, st.torn == 1 ? "" : "s",
-                   st.torn == 1 ? "it" : "them");
+    n += snprintf (msg + n, sizeof msg - n, "%" PRIu64 " torn record%s",
+                   st.torn, st.torn == 1 ? "" : "s");
   if (st.skipped_chunks)
-    snprintf (msg + n, sizeof msg - n,
-              "%s%" PRIu64 " chunk%s skipped that start%s with 0 but %s"
-              " not empty", n ? "; " : "", st.skipped_chunks,
-              st.skipped_chunks == 1 ? "" : "s",
-              st.skipped_chunks == 1 ? "s" : "",
-              st.skipped_chunks == 1 ? "is" : "are");
-  if (st.torn || st.skipped_chunks)
-    error_line (name, msg);
+    n += snprintf (msg + n, sizeof msg - n,
+                   "%s%" PRIu64 " unfinished span header%s",
+                   st.torn ? " and " : "", st.skipped_chunks,
+                   st.skipped_chunks == 1 ? "" : "s");
+  snprintf (msg + n, sizeof msg - n,
+            " skipped (the process died while writing %s)",
+            st.torn + st.skipped_chunks == 1 ? "it" : "them");
+  error_line (name, msg);
 }
 
 /* Close the output; returns 0, or the errno of a failure.  */

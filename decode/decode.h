@@ -120,7 +120,7 @@ void cced_program_close (struct cced_program *p);
    - A chunk that starts with a word of 0 where a span should start is
      not used and is skipped.  It is counted as unused when all of it is
      0, else as skipped (cced_log_stats): a span header that the process
-     died while writing, or damage.
+     died while writing (the runtime stores its mark last), or damage.
    These are not errors: a log of a process that died while logging
    gives all its complete records, then the end of the log.
 

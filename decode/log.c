@@ -45,7 +45,7 @@ _Static_assert (offsetof (struct cce_log_frame, site)
 #ifndef LOG_BUFSIZE
 #define LOG_BUFSIZE (256 * 1024)
 #endif
-/* Limits of the module table: a path longer than this is damage.  */
+/* The longest path of the module table: a longer one is damage.  */
 #define LOG_MAX_PATH 65536
 
 struct cced_log
