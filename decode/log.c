@@ -477,6 +477,23 @@ log_truncated (struct cced_log *l, uint64_t start, int span,
   return log_fail (l, err);
 }
 
+/* Buffer the N bytes of the next span header or record at POS.  Returns
+   1; 0 at the end of the log (nothing left: the log is done); 2 if the
+   log ends inside those N bytes; -1 on error (the log has failed).  */
+static int
+log_need_next (struct cced_log *l, size_t n, struct cced_error *err)
+{
+  int r = log_need (l, n, err);
+  if (r < 0)
+    return log_fail (l, err);
+  if (r == 0 && l->end == l->pos)
+    {
+      l->done = 1;
+      return 0;
+    }
+  return r == 0 ? 2 : 1;
+}
+
 /* Go to the next span: past the chunks that start with 0 to a span
    header, which is read.  Returns 1, 0 at the end of the log, -1 on
    error.  */
@@ -487,18 +504,11 @@ log_next_span (struct cced_log *l, struct cced_error *err)
     {
       struct cce_log_span s;
       uint64_t off = log_offset (l), extent;
-      int r = log_need (l, sizeof s, err);
-      if (r < 0)
-        return log_fail (l, err);
-      if (r == 0)
-        {
-          if (l->end == l->pos)
-            {
-              l->done = 1;
-              return 0;
-            }
-          return log_truncated (l, off, 0, err);
-        }
+      int r = log_need_next (l, sizeof s, err);
+      if (r <= 0)
+        return r;
+      if (r == 2)
+        return log_truncated (l, off, 0, err);
       memcpy (&s, l->buf + l->pos, sizeof s);
       if (l->swapped)
         {
@@ -718,16 +728,11 @@ log_stream_record (struct cced_log *l, struct cced_record *rec,
   size_t total;
   int r;
 
-  r = log_need (l, sizeof h, err);
-  if (r < 0)
-    return log_fail (l, err);
-  if (r == 0)
+  r = log_need_next (l, sizeof h, err);
+  if (r <= 0)
+    return r;
+  if (r == 2)
     {
-      if (l->end == l->pos)
-        {
-          l->done = 1;
-          return 0;
-        }
       seterr (err, CCED_E_TRUNCATED, 0,
               "truncated record at offset %" PRIu64, log_offset (l));
       return log_fail (l, err);

@@ -103,3 +103,22 @@ crash_end () {
     echo "status $1"
   fi
 }
+
+# crash_logerr_build NAME: for logerr.sh and enospc.sh (test NAME), the
+# gdb oracle of $src (logerr.c) and its cce build, $exe.
+crash_logerr_build () {
+  crash_oracle "$src" "$tmp/oracle/counts" 2 $((2 * crash_nclass)) 0 || exit 1
+  exe=$tmp/logerr
+  if ! cce_cc -O2 "$src" -o "$exe" -pthread >"$tmp/cc.log" 2>&1; then
+    cat "$tmp/cc.log"; echo "FAIL: $1: compilation failed"; exit 1
+  fi
+}
+
+# crash_logerr_run NAME LOG: run $exe with CCE_LOG=LOG in $tmp/NAME, with
+# $nthreads threads logging $n records each and exit status 3; set st.
+crash_logerr_run () {
+  mkdir -p "$tmp/$1" || exit 1
+  (cd "$tmp/$1" && CCE_LOG=$2 && export CCE_LOG &&
+   exec "$exe" "$tmp/$1/counts" $nthreads $n 3) >"$tmp/$1/out" 2>"$tmp/$1/err"
+  st=$?
+}

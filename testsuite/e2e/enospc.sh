@@ -43,22 +43,10 @@ if ! mount -t tmpfs -o size=256k none "$tmp/full" 2>"$tmp/mount.err"; then
 fi
 mounted=1
 
-crash_oracle "$src" "$tmp/oracle/counts" 2 $((2 * crash_nclass)) 0 || exit 1
-exe=$tmp/logerr
-if ! cce_cc -O2 "$src" -o "$exe" -pthread >"$tmp/cc.log" 2>&1; then
-  cat "$tmp/cc.log"; echo "FAIL: enospc: compilation failed"; exit 1
-fi
-
-# run NAME LOG: run the program with CCE_LOG=LOG in $tmp/NAME; set st.
-run () {
-  mkdir -p "$tmp/$1" || exit 1
-  (cd "$tmp/$1" && CCE_LOG=$2 && export CCE_LOG &&
-   exec "$exe" "$tmp/$1/counts" $nthreads $n 3) >"$tmp/$1/out" 2>"$tmp/$1/err"
-  st=$?
-}
+crash_logerr_build enospc
 
 # The reference, with a log that can be written.
-run ok "$tmp/ok/log"
+crash_logerr_run ok "$tmp/ok/log"
 ref_st=$st
 if [ "$ref_st" -ne 3 ] || [ -s "$tmp/ok/err" ]; then
   cat "$tmp/ok/err"
@@ -69,7 +57,7 @@ ref_bytes=$(wc -c <"$tmp/ok/log")
 
 log=$tmp/full/log
 r=$tmp/run
-run run "$log"
+crash_logerr_run run "$log"
 why=
 [ "$st" -eq "$ref_st" ] || why="exit status $st ($(crash_end $st)), not $ref_st"
 cmp -s "$tmp/ok/out" "$r/out" || why="${why:+$why; }standard output differs"

@@ -37,22 +37,10 @@ cleanup () {
 trap cleanup 0
 trap 'exit 1' 1 2 13 15
 
-crash_oracle "$src" "$tmp/oracle/counts" 2 $((2 * crash_nclass)) 0 || exit 1
-exe=$tmp/logerr
-if ! cce_cc -O2 "$src" -o "$exe" -pthread >"$tmp/cc.log" 2>&1; then
-  cat "$tmp/cc.log"; echo "FAIL: logerr: compilation failed"; exit 1
-fi
-
-# run NAME LOG: run the program with CCE_LOG=LOG in $tmp/NAME; set st.
-run () {
-  mkdir -p "$tmp/$1" || exit 1
-  (cd "$tmp/$1" && CCE_LOG=$2 && export CCE_LOG &&
-   exec "$exe" "$tmp/$1/counts" $nthreads $n 3) >"$tmp/$1/out" 2>"$tmp/$1/err"
-  st=$?
-}
+crash_logerr_build logerr
 
 # The reference: a log that can be written.
-run ok "$tmp/ok/log"
+crash_logerr_run ok "$tmp/ok/log"
 ref_st=$st
 "$CCE_DECODE" --format=records "$exe" "$tmp/ok/log" >"$tmp/ok/decoded" 2>&1
 crash_counts "$tmp/ok/counts" $nthreads >"$tmp/ok/counts.txt"
@@ -70,7 +58,7 @@ failed=0 passed=0 skipped=0
 
 # check NAME LOG WHAT: run with CCE_LOG=LOG and compare with the reference.
 check () {
-  run "$1" "$2"
+  crash_logerr_run "$1" "$2"
   why=
   [ "$st" -eq "$ref_st" ] || why="exit status $st, not $ref_st"
   cmp -s "$tmp/ok/out" "$tmp/$1/out" || why="${why:+$why; }standard output differs"
