@@ -12,9 +12,6 @@
      -DM_CYG    a shadow stack kept by -finstrument-functions hooks; the
                 capture is a copy of it (function and call site per frame)
      -DM_NONE   no capture: the timing loop alone
-     -DM_XCHG   no capture: a sequentially consistent atomic store and a
-                release store to a TLS flag, as libcce's record append
-                does (a reference point for the cce_log row)
 
    Usage: event DEPTH SHAPE [MODE]
      DEPTH  frames of the program on the stack at the capture, main and
@@ -59,10 +56,6 @@ static void *pcs[MAXF];
 #elif defined M_FP
 static void *pcs[MAXF];
 static void **stop_fp;
-#elif defined M_XCHG
-#include <stdatomic.h>
-static __thread _Atomic int appending
-  __attribute__ ((tls_model ("initial-exec")));
 #elif defined M_CYG
 #define NOI __attribute__ ((no_instrument_function))
 struct shadow_ent
@@ -146,9 +139,6 @@ capture (void)
   memcpy (copy, shadow, (d < MAXF ? d : MAXF) * sizeof copy[0]);
   frames_seen = d;
   __asm__ volatile ("" : : "m" (copy) : "memory");
-#elif defined M_XCHG
-  atomic_store (&appending, 1);
-  atomic_store_explicit (&appending, 0, memory_order_release);
 #else
   sink = sink + 1;
 #endif

@@ -301,7 +301,6 @@ if want event; then
   # serial LTRANS jobs for the 600-function chain).
   plainev="$CC -O2 -flto -flto-partition=one"
   $plainev -DM_NONE -o "$w/ev-none" $evsrc 2> "$w/ev.log" || die "event (none)"
-  $plainev -DM_XCHG -o "$w/ev-xchg" $evsrc 2>> "$w/ev.log" || die "event (xchg)"
   $plainev -DM_BT -o "$w/ev-bt" $evsrc 2>> "$w/ev.log" || die "event (backtrace)"
   $plainev -fno-omit-frame-pointer -DM_FP -o "$w/ev-fp" $evsrc 2>> "$w/ev.log" || die "event (fp)"
   $plainev -finstrument-functions -DM_CYG -o "$w/ev-cyg" $evsrc 2>> "$w/ev.log" || die "event (cyg)"
@@ -312,13 +311,16 @@ if want event; then
     unw_why="libunwind not available (install libunwind-dev)"
     rm -f "$w/ev-unw"
   fi
-  # ev METHOD-BINARY DEPTH SHAPE [MODE]: median over event_reps processes
-  # of the per-capture median; leaves "NS FRAMES" in $w/ev.res.
+  # ev METHOD-BINARY DEPTH SHAPE [MODE [LOG]]: median over event_reps
+  # processes of the per-capture median, logging to LOG (default
+  # /dev/null: records written to scratch memory, no file); leaves "NS
+  # FRAMES" in $w/ev.res.
   ev () {
     : > "$w/ev.ns"
     j=1
     while test $j -le $event_reps; do
-      CCE_LOG=/dev/null "$w/ev-$1" "$2" "$3" ${4:+"$4"} > "$w/ev.one" || return 1
+      rm -f "$w/ev.file.log"
+      CCE_LOG=${5:-/dev/null} "$w/ev-$1" "$2" "$3" ${4:+"$4"} > "$w/ev.one" || return 1
       cut -d' ' -f1 "$w/ev.one" >> "$w/ev.ns"
       j=$((j + 1))
     done
@@ -327,8 +329,8 @@ if want event; then
   depths="5 50 500"
   # rows: label binary shape mode
   rows="none (the timing loop alone)|none|distinct|
-(reference) seq_cst + release atomic store, as in libcce's append|xchg|distinct|
-cce_log (full: capture + buffered append)|cce|distinct|log
+cce_log (full: capture + append, CCE_LOG=/dev/null)|cce|distinct|log
+cce_log to a log file (the kernel's page cache included)|cce|distinct|log|file
 cce capture alone (id + depth + ccStack copy)|cce|distinct|raw
 cce_log, recursive chain|cce|recursive|log
 cce capture alone, recursive chain|cce|recursive|raw
@@ -343,7 +345,7 @@ glibc backtrace|bt|distinct|"
   emit "| method | d=5 ns | ns/frame | d=50 ns | ns/frame | d=500 ns | ns/frame | frames at 500 |"
   emit "|---|---:|---:|---:|---:|---:|---:|---:|"
   echo "$rows" > "$w/ev.rows"
-  while IFS='|' read -r label bin shape mode; do
+  while IFS='|' read -r label bin shape mode sink; do
     if test "$bin" = unw && test -n "$unw_why"; then
       emit "| $label | n/a | | n/a | | n/a | | $unw_why |"
       continue
@@ -351,9 +353,10 @@ glibc backtrace|bt|distinct|"
     line="| $label"
     for d in $depths; do
       progress "[event] $label, depth $d"
-      ev "$bin" "$d" "$shape" "$mode" < /dev/null || die "event $bin $d $shape $mode failed"
+      ev "$bin" "$d" "$shape" "$mode" ${sink:+"$w/ev.file.log"} < /dev/null || die "event $bin $d $shape $mode failed"
+      rm -f "$w/ev.file.log"
       ns=$(cut -d' ' -f1 "$w/ev.res") fr=$(cut -d' ' -f2 "$w/ev.res")
-      echo "$ns" > "$w/ev.$bin.$shape.$mode.$d"
+      echo "$ns" > "$w/ev.$bin.$shape.$mode$sink.$d"
       line="$line | $(calc '%.1f' "$ns") | $(calc '%.2f' "$ns / $d")"
     done
     emit "$line | $fr |"

@@ -83,7 +83,7 @@
 #ifndef CCE_ABI_H
 #define CCE_ABI_H
 
-#define CCE_ABI_VERSION 4
+#define CCE_ABI_VERSION 5
 
 /* __thread uint64_t __cce_tls[CCE_TLS_WORDS];  defined (weak) in libcce
    and accessed there as initial-exec TLS.  An executable built with cce
@@ -104,50 +104,58 @@
                              first (cce-format.h) */
 #define CCE_TLS_WORDS 4
 
-/* struct cce_log_frame *__cce_grow_v4 (struct cce_log_frame *t);
+/* struct cce_log_frame *__cce_grow_v5 (struct cce_log_frame *t);
    (declared with uint64_t for T and the result.)  Make room for an entry
    at T, the TOP the caller loaded (0: an empty ccStack), and return where
    that entry goes: T, or BASE for 0.  Entries never move.  Aborts with a
    message when memory or the reservation is exhausted.  nothrow, leaf.  */
-#define CCE_SYM_GROW "__cce_grow_v4"
+#define CCE_SYM_GROW "__cce_grow_v5"
 
-/* void __cce_push_v4 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
-   void __cce_pop_v4 (uint64_t id);
+/* void __cce_push_v5 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
+   void __cce_pop_v5 (uint64_t id);
    The ccStack edge code above as functions, for code that is not
    instrumented by the plugin (tests, hand-written glue).  */
-#define CCE_SYM_PUSH "__cce_push_v4"
+#define CCE_SYM_PUSH "__cce_push_v5"
 
-/* void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
-   __cce_push_v4, counted: with -fplugin-arg-cce-count every ccStack push
+/* void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
+   __cce_push_v5, counted: with -fplugin-arg-cce-count every ccStack push
    goes through it, and the runtime reports the count at exit to the file
    $CCE_STATS names.  */
-#define CCE_SYM_PUSH_COUNTED "__cce_push_counted_v4"
-#define CCE_SYM_POP "__cce_pop_v4"
+#define CCE_SYM_PUSH_COUNTED "__cce_push_counted_v5"
+#define CCE_SYM_POP "__cce_pop_v5"
 
 /* The same three for the cold paths of instrumented code, on x86-64,
-   where they keep every register but r10 and r11: the plugin calls them
-   through the GOT from inline asm that clobbers only memory, the flags,
-   r10 and r11, so that values live across a cold push, pop or grow need
-   no callee-saved register on the hot path.
-     __cce_push_keep_v4:  rdi = id, r10 = site, r11 = entry
-     __cce_pop_keep_v4:   rdi = id
-     __cce_pop_entry_keep_v4: no argument; the pop of an entry this
+   where they keep every register but r10 and r11: the plugin reaches
+   them through the GOT from inline asm that clobbers only memory, the
+   flags, r10 and r11, so that values live across a cold push, pop or
+   grow need no callee-saved register on the hot path.
+     __cce_push_keep_v5:  rdi = id, r10 = the address of two words, the
+                          site and the entry (the plugin puts them in
+                          .rodata)
+     __cce_pop_keep_v5:   rdi = id
+     __cce_pop_entry_keep_v5: no argument; the pop of an entry this
                           caller pushed, which restores the id from the
                           entry itself, so that the caller need not keep
                           its id across the call in between
-     __cce_grow_keep_v4:  rdi = t; the slot in rax
+     __cce_grow_keep_v5:  rdi = t; the slot in rax
    The grow saves the vector registers too (xsave), since it calls into
-   libc.  The caller steps over its red zone around the call:
-     addq $-CCE_KEEP_SKIP, %rsp; call *NAME@GOTPCREL(%rip);
-     subq $-CCE_KEEP_SKIP, %rsp
-   (GCC does not see that call, and the function may be a leaf that keeps
-   data below its stack pointer); the entry points' CFI describes their
-   frames with that skip.  Defined in rt/keep.c.  */
-#define CCE_SYM_PUSH_KEEP "__cce_push_keep_v4"
-#define CCE_SYM_POP_KEEP "__cce_pop_keep_v4"
-#define CCE_SYM_POP_ENTRY_KEEP "__cce_pop_entry_keep_v4"
-#define CCE_SYM_GROW_KEEP "__cce_grow_keep_v4"
+   libc.  GCC does not see the transfer: the function that makes it may
+   be a leaf that keeps data in the red zone below its stack pointer, and
+   its CFA may be rsp- or rbp-based.  So the caller's instructions leave
+   rsp and rbp alone and store nothing; it jumps with the return address
+   in r11:
+     leaq 1f(%rip), %r11; jmp *NAME@GOTPCREL(%rip); 1:
+   and the entry point steps over the red zone (CCE_KEEP_SKIP bytes)
+   before it stores anything, and returns with jmp *%r11 once rsp is
+   back.  Their call frame information gives the CFA as rsp + 0 and the
+   return address in r11 at entry, and where each saves what from there
+   on, so that an unwinder that stops at any instruction of the caller or
+   of the entry point finds the caller's frame.  Defined in rt/keep.c.  */
+#define CCE_SYM_PUSH_KEEP "__cce_push_keep_v5"
+#define CCE_SYM_POP_KEEP "__cce_pop_keep_v5"
+#define CCE_SYM_POP_ENTRY_KEEP "__cce_pop_entry_keep_v5"
+#define CCE_SYM_GROW_KEEP "__cce_grow_keep_v5"
 #define CCE_KEEP_SKIP 128
 #if defined __x86_64__ && defined __ELF__
 #define CCE_HAVE_KEEP 1
@@ -155,9 +163,9 @@ void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
 #define CCE_HAVE_KEEP 0
 #endif
 
-/* void __cce_log_at_v4 (unsigned tag, uint64_t site);
+/* void __cce_log_at_v5 (unsigned tag, uint64_t site);
    cce_log (TAG) as seen from the log call site SITE.  nothrow, leaf.  */
-#define CCE_SYM_LOG_AT "__cce_log_at_v4"
+#define CCE_SYM_LOG_AT "__cce_log_at_v5"
 
 /* The public logging function the plugin recognises and rewrites.  */
 #define CCE_SYM_LOG "cce_log"
@@ -190,11 +198,11 @@ void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
 #include <stdint.h>
 extern __thread uint64_t __cce_tls[CCE_TLS_WORDS]
   __attribute__ ((tls_model ("initial-exec")));
-uint64_t __cce_grow_v4 (uint64_t t);
-void __cce_push_v4 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_push_counted_v4 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_pop_v4 (uint64_t id);
-void __cce_log_at_v4 (unsigned tag, uint64_t site);
+uint64_t __cce_grow_v5 (uint64_t t);
+void __cce_push_v5 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_pop_v5 (uint64_t id);
+void __cce_log_at_v5 (unsigned tag, uint64_t site);
 
 /* The ccStack entries in use, from the words TOP and BASE of a thread's
    block (a TOP of 0 is an empty ccStack; an entry is 16 bytes).  */

@@ -85,16 +85,45 @@
    2. Event log (version CCE_LOG_VERSION)
    ========================================================================
    Binary, in the byte order of the machine that wrote it (the decoder
-   checks the magic).  A header of HEADER_SIZE bytes, then records.  The
-   header is a struct cce_log_header, then NMODULES module entries: each a
-   struct cce_log_module and PATHLEN bytes of the path of a shared object
+   checks the magic).  The runtime writes it so that a record is in the
+   file, for the kernel to keep, the moment cce_log returns: whatever
+   kills the process afterwards, the record is there.
+
+   The header: a struct cce_log_header, then NMODULES module entries: each
+   a struct cce_log_module and PATHLEN bytes of the path of a shared object
    loaded in the process when the log was opened (no NUL), padded with
-   NULs to a multiple of 8 bytes.  The decoder looks for the dictionaries
-   of the modules that records name in these files.  A record is
-   a struct cce_log_record followed by NSTACK struct cce_log_frame, the
-   thread's ccStack bottom first.  Records of one thread appear in the
-   order they were logged.  A file may end in the middle of a record only
-   if the process died; the decoder reports it as truncated.
+   NULs to a multiple of 8 bytes; then NULs up to HEADER_SIZE, a multiple
+   of CHUNK_SIZE.  The decoder looks for the dictionaries of the modules
+   that records name in these files.
+
+   The rest of the file is chunks of CHUNK_SIZE bytes (a power of two, at
+   least 4096: the page size of the machine that wrote it), grouped in
+   spans.  A span is CHUNKS consecutive chunks that one thread writes
+   into, at one signal nesting level: it starts with a struct
+   cce_log_span, whose MARK is CCE_LOG_SPAN_MARK, and records follow it
+   back to back (each a multiple of 8 bytes) until the span ends or the
+   next record's first word is 0.  A chunk that starts with a word of 0
+   is not used (space given out just before the process died): the next
+   span starts at the next chunk.
+
+   A record is a struct cce_log_record followed by NSTACK struct
+   cce_log_frame, the thread's ccStack bottom first.  It is written while
+   its MARK is 0, and made valid by one final store of CCE_LOG_RECORD_MARK
+   into MARK.  A record whose MARK is 0 but which has other bytes than 0
+   was torn: the process died, or the thread was taken away, while
+   writing it.  It is the last record of its span, and the decoder skips
+   it with a count; it never decodes it.
+
+   Order: the spans of one thread at one level are in the file in the
+   order the thread wrote them, and so are the records in them.  Records
+   of different threads interleave by span.  A record made by a signal
+   handler that interrupted cce_log on the same thread goes to a span of
+   the next level; it may appear before records its thread made earlier.
+
+   A log written to something else than a regular file (a pipe, a
+   terminal) has no chunks: its header ends after the module table
+   (HEADER_SIZE says where, CHUNK_SIZE is 0) and records, each with its
+   MARK set, follow back to back, each written whole by one write.
 */
 
 #ifndef CCE_FORMAT_H
@@ -135,7 +164,12 @@
 #define CCE_TAG_TRACE UINT32_C (0xfff00000)
 
 #define CCE_LOG_MAGIC "CCE-LOG"   /* 8 bytes with the trailing NUL */
-#define CCE_LOG_VERSION 2
+#define CCE_LOG_VERSION 3
+
+/* MARK of a span header and of a record that is complete: "CCES" and
+   "CCER" in little-endian byte order.  */
+#define CCE_LOG_SPAN_MARK UINT32_C (0x53454343)
+#define CCE_LOG_RECORD_MARK UINT32_C (0x52454343)
 
 struct cce_log_header
 {
@@ -146,7 +180,7 @@ struct cce_log_header
                              program has none */
   uint64_t pid;           /* process that wrote the log */
   uint32_t nmodules;      /* module entries that follow */
-  uint32_t reserved;      /* 0 */
+  uint32_t chunk_size;    /* bytes of a chunk; 0: no chunks */
 };
 
 struct cce_log_module
@@ -155,16 +189,26 @@ struct cce_log_module
   uint32_t reserved;      /* 0 */
 };
 
+struct cce_log_span
+{
+  uint32_t mark;          /* CCE_LOG_SPAN_MARK */
+  uint32_t thread;        /* the thread that writes the span */
+  uint32_t chunks;        /* chunks in the span, >= 1 */
+  uint32_t level;         /* signal nesting level: 0 for the records the
+                             thread makes itself, 1 for those of a signal
+                             handler that interrupted its cce_log, ... */
+};
+
 struct cce_log_record
 {
-  uint32_t thread;        /* 1, 2, ... in order of each thread's first
-                             record */
+  uint32_t mark;          /* CCE_LOG_RECORD_MARK once the record is
+                             complete, 0 before */
   uint32_t tag;           /* the argument of cce_log */
   uint64_t site;          /* site word of the log call, or CCE_SITE_NONE */
   uint64_t id;            /* __cce_id at the log call */
   uint32_t nstack;        /* ccStack entries that follow */
-  uint32_t module;        /* module key of the log site (SITE >> 32);
-                             0 if the log site is unknown */
+  uint32_t thread;        /* 1, 2, ... in order of each thread's first
+                             record */
 };
 
 struct cce_log_frame
@@ -182,6 +226,7 @@ struct cce_log_frame
 #endif
 CCE_STATIC_ASSERT (sizeof (struct cce_log_header) == 40, "log header layout");
 CCE_STATIC_ASSERT (sizeof (struct cce_log_module) == 8, "log module layout");
+CCE_STATIC_ASSERT (sizeof (struct cce_log_span) == 16, "log span layout");
 CCE_STATIC_ASSERT (sizeof (struct cce_log_record) == 32, "log record layout");
 
 /* FNV-1a, 64 bits, of LEN bytes at DATA.  */

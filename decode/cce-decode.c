@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,9 +81,11 @@ read standard input.\n\
   -h, --help                 give this help list\n\
   -V, --version              print program version\n\
 \n\
-Exit status: 0 on success (incomplete contexts are not errors), 1 on\n\
-misuse or if the output cannot be written, 2 if PROGRAM or LOG cannot be\n\
-used (the records read before a truncation are still printed).\n",
+Exit status: 0 on success (incomplete contexts are not errors, nor the\n\
+torn records of a process that died while logging, which are skipped\n\
+with a warning), 1 on misuse or if the output cannot be written, 2 if\n\
+PROGRAM or LOG cannot be used (the records read before a truncation or\n\
+damage are still printed).\n",
          stdout);
   if (PACKAGE_BUGREPORT[0])
     printf ("\nReport bugs to <%s>.\n", PACKAGE_BUGREPORT);
@@ -94,6 +97,34 @@ error_line (const char *file, const char *msg)
 {
   fflush (stdout);
   fprintf (stderr, PROG ": %s: %s\n", file, msg);
+}
+
+/* Say on one line what the reader of LOG (named NAME) skipped of what a
+   process that died while logging leaves behind: torn records, and
+   chunks that start with 0 but are not empty (a span header it did not
+   finish).  Nothing if it skipped none.  */
+static void
+skipped_line (const struct cced_log *log, const char *name)
+{
+  struct cced_log_stats st;
+  char msg[256];
+  int n = 0;
+
+  cced_log_stats (log, &st);
+  if (!st.torn && !st.skipped_chunks)
+    return;
+  if (st.torn)
+    n += snprintf (msg + n, sizeof msg - n, "%" PRIu64 " torn record%s",
+                   st.torn, st.torn == 1 ? "" : "s");
+  if (st.skipped_chunks)
+    n += snprintf (msg + n, sizeof msg - n,
+                   "%s%" PRIu64 " unfinished span header%s",
+                   st.torn ? " and " : "", st.skipped_chunks,
+                   st.skipped_chunks == 1 ? "" : "s");
+  snprintf (msg + n, sizeof msg - n,
+            " skipped (the process died while writing %s)",
+            st.torn + st.skipped_chunks == 1 ? "it" : "them");
+  error_line (name, msg);
 }
 
 /* Close the output; returns 0, or the errno of a failure.  */
@@ -390,6 +421,8 @@ main (int argc, char **argv)
     }
   else if (r < 0 && status == EXIT_OK)
     status = EXIT_BADINPUT;
+  else if (r == 0 && !werr)
+    skipped_line (log, a.logname);
 
   cced_log_close (log);
   cced_program_close (prog);

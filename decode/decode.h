@@ -52,8 +52,9 @@ enum cced_errcode
   CCED_E_LOG_HEADER,     /* empty log, truncated or malformed header */
   CCED_E_NO_STAMP,       /* log written by a program without dictionary */
   CCED_E_STAMP,          /* log written by another build of PROGRAM */
-  CCED_E_TRUNCATED,      /* the log ends inside a record */
-  CCED_E_CORRUPT,        /* a record is impossible (e.g. absurd nstack) */
+  CCED_E_TRUNCATED,      /* the log ends inside a record or a span */
+  CCED_E_CORRUPT,        /* a record or a span is impossible (a bad mark,
+                            an absurd nstack...) */
   CCED_E_INVAL,          /* invalid argument */
   CCED_NERRORS
 };
@@ -106,13 +107,42 @@ void cced_program_close (struct cced_program *p);
 
 /* ---------------------------------------------------------------------
    Logs: a streaming reader.  Memory is bounded by the largest record, not
-   by the size of the log.  */
+   by the size of the log.  The log is read once, in order, so F may be a
+   pipe.
+
+   What the reader does with each part of a log (cce-format.h):
+
+   - A complete record (its mark CCE_LOG_RECORD_MARK) is returned, in the
+     order of the file: the records of a span one after the other.
+   - A torn record (a record whose mark is 0 with other bytes than 0 in
+     the rest of its span: the process died while writing it) is skipped
+     and counted (cced_log_torn).  It is never returned.
+   - A chunk that starts with a word of 0 where a span should start is
+     not used and is skipped.  It is counted as unused when all of it is
+     0, else as skipped (cced_log_stats): a span header that the process
+     died while writing (the runtime stores its mark last), or damage.
+   These are not errors: a log of a process that died while logging
+   gives all its complete records, then the end of the log.
+
+   Errors end the reading, after every complete record before them:
+   - CCED_E_TRUNCATED: the file ends inside a span or a chunk (the runtime
+     makes the file longer by whole spans, so a file cut short was cut
+     after the fact), or, in a log without chunks, inside a record;
+   - CCED_E_CORRUPT: a chunk that starts with neither a span header nor
+     0; a span header with 0 chunks or thread 0; a record whose mark is
+     neither 0 nor CCE_LOG_RECORD_MARK (in a log without chunks: not
+     CCE_LOG_RECORD_MARK), with more than CCED_MAX_NSTACK ccStack
+     entries, that runs past the end of its span, or whose thread is not
+     its span's;
+   - CCED_E_READ, CCED_E_NOMEM.  */
 
 struct cced_log;
 
 /* Read and check the log header from F (not closed by cced_log_close) and
    check its stamp against PROG's dictionary.  NAME is used in messages.
-   Errors: CCED_E_READ, CCED_E_LOG_HEADER, CCED_E_LOG_MAGIC,
+   Only CCE_LOG_VERSION is read.  Errors: CCED_E_READ, CCED_E_LOG_HEADER
+   (also a chunk size that is not 0 or a power of two of at least 4096,
+   or a header size that is not a multiple of it), CCED_E_LOG_MAGIC,
    CCED_E_LOG_VERSION, CCED_E_NO_STAMP, CCED_E_STAMP, CCED_E_NOMEM.  */
 struct cced_log *cced_log_fopen (FILE *f, const char *name,
                                  const struct cced_program *prog,
@@ -135,27 +165,44 @@ size_t cced_log_nmodules (const struct cced_log *log);
 const char *cced_log_module (const struct cced_log *log, size_t i);
 /* Whether the log was written in the other byte order (it is converted).  */
 int cced_log_swapped (const struct cced_log *log);
+/* The log's chunk size: 0 for a log without chunks (written to a pipe).  */
+uint32_t cced_log_chunk_size (const struct cced_log *log);
+
+/* What the reader has gone through so far; at the end of the log, all of
+   it.  */
+struct cced_log_stats
+{
+  uint64_t records;          /* records returned */
+  uint64_t torn;             /* torn records skipped */
+  uint64_t spans;            /* span headers read */
+  uint64_t unused_chunks;    /* chunks of 0 skipped */
+  uint64_t skipped_chunks;   /* chunks that start with 0 but hold other
+                                bytes, skipped */
+};
+void cced_log_stats (const struct cced_log *log,
+                     struct cced_log_stats *stats);
+/* The torn records skipped so far (stats.torn).  */
+uint64_t cced_log_torn (const struct cced_log *log);
 
 /* One record.  STACK is the ccStack, bottom first; it points into the
    reader and is valid until the next call of cced_log_next.  */
 struct cced_record
 {
   uint64_t offset;        /* of the record in the log */
-  uint64_t index;         /* 1, 2, ... in the log */
+  uint64_t index;         /* 1, 2, ... among the records returned */
   uint32_t thread;
   uint32_t tag;
   uint64_t site;
   uint64_t id;
   uint32_t nstack;
-  uint32_t module;        /* module key of the log site (cce-format.h) */
+  uint32_t module;        /* module key of the log site: CCE_SITE_KEY of
+                             SITE, 0 for CCE_SITE_NONE */
   const struct cce_stack_entry *stack;
 };
 
 /* Read the next record into *REC.  Returns 1, 0 at the end of the log, or
-   -1 with CCED_E_TRUNCATED ("truncated record at offset N"),
-   CCED_E_CORRUPT, CCED_E_READ or CCED_E_NOMEM in *ERR.  All complete
-   records are returned before a truncation is reported.  After -1 the
-   reader stays at the error.  */
+   -1 with an error above in *ERR.  All complete records before an error
+   are returned first.  After -1 the reader stays at the error.  */
 int cced_log_next (struct cced_log *log, struct cced_record *rec,
                    struct cced_error *err);
 

@@ -32,10 +32,21 @@ _Static_assert (offsetof (struct cce_log_frame, site)
                 == offsetof (struct cce_stack_entry, site), "frame layout");
 
 /* ===================================================================
-   Logs.  */
+   Logs.
 
-#define LOG_CHUNK (256 * 1024)
-#define LOG_MAX_HEADER 65536
+   The reader goes through the file once, in order, so that it reads a
+   pipe as well as a file.  A log with chunks is read span by span: at a
+   chunk boundary, a span header or a chunk that starts with 0 (unused,
+   skipped); in a span, its records until one whose mark is 0, then the
+   rest of the span, whose bytes tell whether that last one was torn.  */
+
+/* The first size of the buffer.  The fuzz target (testsuite/logfuzz)
+   builds the reader with a tiny one, so that records cross its end.  */
+#ifndef LOG_BUFSIZE
+#define LOG_BUFSIZE (256 * 1024)
+#endif
+/* The longest path of the module table: a longer one is damage.  */
+#define LOG_MAX_PATH 65536
 
 struct cced_log
 {
@@ -44,17 +55,23 @@ struct cced_log
   char *name;
   int swapped;
   uint64_t pid, stamp;
+  uint32_t chunk_size;     /* 0: records back to back */
 
   unsigned char *buf;      /* buffered bytes of the file */
   size_t pos, end, cap;
   uint64_t buf_off;        /* offset of buf[0] in the file */
   int eof;
 
+  int in_span;             /* between a span header and the span's end */
+  uint64_t span_off;       /* the span's offset */
+  uint64_t span_end;       /* the offset of its end */
+  uint32_t span_thread;
+
   struct cce_stack_entry *stack;   /* when a record cannot be used in
                                       place */
   size_t astack;
 
-  uint64_t index;
+  struct cced_log_stats stats;
   int done;
   int failed;
   struct cced_error sticky;
@@ -73,6 +90,13 @@ static inline uint64_t
 bswap64 (uint64_t x)
 {
   return __builtin_bswap64 (x);
+}
+
+/* The file offset the reader is at.  */
+static inline uint64_t
+log_offset (const struct cced_log *l)
+{
+  return l->buf_off + l->pos;
 }
 
 /* Make sure N bytes are buffered at POS.  Returns 1, 0 if the file ends
@@ -95,7 +119,7 @@ log_need (struct cced_log *l, size_t n, struct cced_error *err)
         }
       if (l->end == l->cap)
         {
-          size_t ncap = l->cap ? 2 * l->cap : LOG_CHUNK;
+          size_t ncap = l->cap ? 2 * l->cap : LOG_BUFSIZE;
           unsigned char *nb;
           if (ncap < l->cap || !(nb = realloc (l->buf, ncap)))
             return nomem (err);
@@ -121,13 +145,118 @@ log_need (struct cced_log *l, size_t n, struct cced_error *err)
   return 1;
 }
 
+/* Whether the N bytes at P are all 0.  */
+static int
+all_zero (const unsigned char *p, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (p[i])
+      return 0;
+  return 1;
+}
+
+/* Go past N bytes, without keeping them; set *NONZERO (if not NULL)
+   when one of them is not 0.  Returns 1, 0 if the file ends first (at
+   its end), -1 on error.  */
+static int
+log_skip (struct cced_log *l, uint64_t n, int *nonzero,
+          struct cced_error *err)
+{
+  while (n > 0)
+    {
+      size_t k;
+      if (l->end == l->pos)
+        {
+          int r = log_need (l, 1, err);
+          if (r <= 0)
+            return r;
+        }
+      k = l->end - l->pos;
+      if (k > n)
+        k = (size_t) n;
+      if (nonzero && !*nonzero && !all_zero (l->buf + l->pos, k))
+        *nonzero = 1;
+      l->pos += k;
+      n -= k;
+    }
+  return 1;
+}
+
+/* The header's error of a file that ends at offset HAVE, inside the
+   header of WANT bytes.  */
+static int
+log_header_truncated (uint64_t have, uint64_t want, struct cced_error *err)
+{
+  if (have == 0)
+    return seterr (err, CCED_E_LOG_HEADER, 0, "empty log (no header)");
+  return seterr (err, CCED_E_LOG_HEADER, 0,
+                 "truncated log header (%" PRIu64 " of %" PRIu64 " bytes)",
+                 have, want);
+}
+
+static int
+log_bad_table (struct cced_error *err)
+{
+  return seterr (err, CCED_E_LOG_HEADER, 0,
+                 "bad module table in the log header");
+}
+
+/* Read the module table of NMOD entries, which starts at the reader's
+   offset, inside the header of HSIZE bytes.  */
+static int
+log_read_modules (struct cced_log *l, uint32_t nmod, uint32_t hsize,
+                  struct cced_error *err)
+{
+  size_t amod = 0;
+
+  for (uint32_t i = 0; i < nmod; i++)
+    {
+      struct cce_log_module m;
+      uint64_t left = hsize - log_offset (l);
+      size_t padded;
+      int r;
+      if (left < sizeof m)
+        return log_bad_table (err);
+      r = log_need (l, sizeof m, err);
+      if (r <= 0)
+        return r < 0 ? -1 : log_header_truncated (l->buf_off + l->end,
+                                                   hsize, err);
+      memcpy (&m, l->buf + l->pos, sizeof m);
+      if (l->swapped)
+        m.pathlen = bswap32 (m.pathlen);
+      padded = ((size_t) m.pathlen + 7) & ~(size_t) 7;
+      if (m.pathlen == 0 || m.pathlen > LOG_MAX_PATH
+          || left - sizeof m < padded)
+        return log_bad_table (err);
+      r = log_need (l, sizeof m + padded, err);
+      if (r <= 0)
+        return r < 0 ? -1 : log_header_truncated (l->buf_off + l->end,
+                                                   hsize, err);
+      if (l->nmodules == amod)
+        {
+          char **nm = grow_array (l->modules, &amod, l->nmodules + 1,
+                                  sizeof *l->modules);
+          if (!nm)
+            return nomem (err);
+          l->modules = nm;
+        }
+      if (!(l->modules[l->nmodules]
+            = strndup ((const char *) l->buf + l->pos + sizeof m,
+                       m.pathlen)))
+        return nomem (err);
+      l->nmodules++;
+      l->pos += sizeof m + padded;
+    }
+  return 0;
+}
+
 static int
 log_read_header (struct cced_log *l, const struct cced_program *prog,
                  struct cced_error *err)
 {
   struct cce_log_header h;
   size_t have;
-  uint32_t version, hsize;
+  uint32_t version, hsize, nmod, csize;
   int r;
 
   r = log_need (l, sizeof h, err);
@@ -139,71 +268,51 @@ log_read_header (struct cced_log *l, const struct cced_program *prog,
               have < sizeof h.magic ? have : sizeof h.magic) != 0)
     return seterr (err, CCED_E_LOG_MAGIC, 0, NULL);
   if (r == 0)
-    {
-      if (have == 0)
-        return seterr (err, CCED_E_LOG_HEADER, 0, "empty log (no header)");
-      return seterr (err, CCED_E_LOG_HEADER, 0,
-                     "truncated log header (%zu of %zu bytes)", have,
-                     sizeof h);
-    }
+    return log_header_truncated (have, sizeof h, err);
   memcpy (&h, l->buf + l->pos, sizeof h);
   version = h.version;
   hsize = h.header_size;
+  nmod = h.nmodules;
+  csize = h.chunk_size;
   if (version != CCE_LOG_VERSION && bswap32 (version) == CCE_LOG_VERSION)
     {
       l->swapped = 1;
       version = bswap32 (version);
       hsize = bswap32 (hsize);
+      nmod = bswap32 (nmod);
+      csize = bswap32 (csize);
       h.stamp = bswap64 (h.stamp);
       h.pid = bswap64 (h.pid);
     }
+  /* A version of a log in the other byte order reads as a big number.  */
+  if (version > 0xffff && bswap32 (version) <= 0xffff)
+    version = bswap32 (version);
   if (version != CCE_LOG_VERSION)
     return seterr (err, CCED_E_LOG_VERSION, 0,
                    "unsupported log version %" PRIu32
                    " (expected %d)", version, CCE_LOG_VERSION);
-  if (hsize < sizeof h || hsize > LOG_MAX_HEADER)
+  if (csize != 0 && (csize < 4096 || (csize & (csize - 1)) != 0))
     return seterr (err, CCED_E_LOG_HEADER, 0,
-                   "bad log header size %" PRIu32 " (expected %zu)", hsize,
-                   sizeof h);
-  r = log_need (l, hsize, err);
+                   "bad chunk size %" PRIu32 " in the log header (expected"
+                   " 0 or a power of two of at least 4096)", csize);
+  if (hsize < sizeof h || hsize % 8 != 0
+      || (csize != 0 && hsize % csize != 0))
+    return seterr (err, CCED_E_LOG_HEADER, 0,
+                   "bad log header size %" PRIu32 " (expected a multiple"
+                   " of %" PRIu32 ", at least %zu)", hsize,
+                   csize ? csize : 8, sizeof h);
+  if (nmod > (hsize - sizeof h) / (2 * sizeof (struct cce_log_module)))
+    return log_bad_table (err);
+  l->chunk_size = csize;
+  l->pos += sizeof h;
+  if (log_read_modules (l, nmod, hsize, err) < 0)
+    return -1;
+  /* NULs up to HSIZE.  */
+  r = log_skip (l, hsize - log_offset (l), NULL, err);
   if (r < 0)
     return -1;
   if (r == 0)
-    return seterr (err, CCED_E_LOG_HEADER, 0,
-                   "truncated log header (%zu of %" PRIu32 " bytes)",
-                   l->end - l->pos, hsize);
-  {
-    /* The module table: NMODULES entries within the header.  */
-    const unsigned char *q = l->buf + l->pos + sizeof h;
-    const unsigned char *end = l->buf + l->pos + hsize;
-    uint32_t nmod = l->swapped ? bswap32 (h.nmodules) : h.nmodules;
-    if (nmod > (hsize - sizeof h) / sizeof (struct cce_log_module))
-      return seterr (err, CCED_E_LOG_HEADER, 0,
-                     "bad module table in the log header");
-    if (nmod && !(l->modules = calloc (nmod, sizeof *l->modules)))
-      return nomem (err);
-    for (uint32_t i = 0; i < nmod; i++)
-      {
-        struct cce_log_module m;
-        size_t padded;
-        if ((size_t) (end - q) < sizeof m)
-          return seterr (err, CCED_E_LOG_HEADER, 0,
-                         "bad module table in the log header");
-        memcpy (&m, q, sizeof m);
-        if (l->swapped)
-          m.pathlen = bswap32 (m.pathlen);
-        q += sizeof m;
-        padded = ((size_t) m.pathlen + 7) & ~(size_t) 7;
-        if (m.pathlen == 0 || (size_t) (end - q) < padded)
-          return seterr (err, CCED_E_LOG_HEADER, 0,
-                         "bad module table in the log header");
-        if (!(l->modules[i] = strndup ((const char *) q, m.pathlen)))
-          return nomem (err);
-        l->nmodules++;
-        q += padded;
-      }
-  }
-  l->pos += hsize;
+    return log_header_truncated (log_offset (l), hsize, err);
   l->stamp = h.stamp;
   l->pid = h.pid;
 
@@ -326,6 +435,24 @@ cced_log_swapped (const struct cced_log *l)
   return l->swapped;
 }
 
+uint32_t
+cced_log_chunk_size (const struct cced_log *l)
+{
+  return l->chunk_size;
+}
+
+uint64_t
+cced_log_torn (const struct cced_log *l)
+{
+  return l->stats.torn;
+}
+
+void
+cced_log_stats (const struct cced_log *l, struct cced_log_stats *stats)
+{
+  *stats = l->stats;
+}
+
 static int
 log_fail (struct cced_log *l, struct cced_error *err)
 {
@@ -337,88 +464,121 @@ log_fail (struct cced_log *l, struct cced_error *err)
   return -1;
 }
 
-int
-cced_log_next (struct cced_log *l, struct cced_record *rec,
+/* The log ends at the reader's offset, inside what started at START: a
+   span (SPAN) or a chunk.  */
+static int
+log_truncated (struct cced_log *l, uint64_t start, int span,
                struct cced_error *err)
 {
-  struct cce_log_record h;
-  uint64_t offset;
-  size_t total;
-  const unsigned char *frames;
-  int r;
+  seterr (err, CCED_E_TRUNCATED, 0,
+          "truncated log: it ends at offset %" PRIu64 ", inside the %s"
+          " at offset %" PRIu64, l->buf_off + l->end, span ? "span" : "chunk",
+          start);
+  return log_fail (l, err);
+}
 
-  if (l->failed)
+/* Buffer the N bytes of the next span header or record at POS.  Returns
+   1; 0 at the end of the log (nothing left: the log is done); 2 if the
+   log ends inside those N bytes; -1 on error (the log has failed).  */
+static int
+log_need_next (struct cced_log *l, size_t n, struct cced_error *err)
+{
+  int r = log_need (l, n, err);
+  if (r < 0)
+    return log_fail (l, err);
+  if (r == 0 && l->end == l->pos)
     {
-      if (err)
-        *err = l->sticky;
-      return -1;
+      l->done = 1;
+      return 0;
     }
-  if (l->done)
-    return 0;
+  return r == 0 ? 2 : 1;
+}
 
-  if (l->end - l->pos < sizeof h)
+/* Go to the next span: past the chunks that start with 0 to a span
+   header, which is read.  Returns 1, 0 at the end of the log, -1 on
+   error.  */
+static int
+log_next_span (struct cced_log *l, struct cced_error *err)
+{
+  for (;;)
     {
-      r = log_need (l, sizeof h, err);
-      if (r < 0)
-        return log_fail (l, err);
-      if (r == 0)
+      struct cce_log_span s;
+      uint64_t off = log_offset (l), extent;
+      int r = log_need_next (l, sizeof s, err);
+      if (r <= 0)
+        return r;
+      if (r == 2)
+        return log_truncated (l, off, 0, err);
+      memcpy (&s, l->buf + l->pos, sizeof s);
+      if (l->swapped)
         {
-          if (l->end == l->pos)
-            {
-              l->done = 1;
-              return 0;
-            }
-          seterr (err, CCED_E_TRUNCATED, 0,
-                  "truncated record at offset %" PRIu64,
-                  l->buf_off + l->pos);
+          s.mark = bswap32 (s.mark);
+          s.thread = bswap32 (s.thread);
+          s.chunks = bswap32 (s.chunks);
+          s.level = bswap32 (s.level);
+        }
+      if (s.mark == 0)
+        {
+          /* Not used: skipped, whatever it holds.  */
+          int nonzero = 0;
+          l->pos += sizeof s.mark;
+          r = log_skip (l, l->chunk_size - sizeof s.mark, &nonzero, err);
+          if (r < 0)
+            return log_fail (l, err);
+          if (r == 0)
+            return log_truncated (l, off, 0, err);
+          if (nonzero)
+            l->stats.skipped_chunks++;
+          else
+            l->stats.unused_chunks++;
+          continue;
+        }
+      if (s.mark != CCE_LOG_SPAN_MARK)
+        {
+          seterr (err, CCED_E_CORRUPT, 0,
+                  "corrupt log at offset %" PRIu64 " (a chunk that starts"
+                  " with neither a span header nor 0)", off);
           return log_fail (l, err);
         }
-    }
-  memcpy (&h, l->buf + l->pos, sizeof h);
-  if (l->swapped)
-    {
-      h.thread = bswap32 (h.thread);
-      h.tag = bswap32 (h.tag);
-      h.site = bswap64 (h.site);
-      h.id = bswap64 (h.id);
-      h.nstack = bswap32 (h.nstack);
-      h.module = bswap32 (h.module);
-    }
-  offset = l->buf_off + l->pos;
-  if (h.nstack > CCED_MAX_NSTACK)
-    {
-      seterr (err, CCED_E_CORRUPT, 0,
-              "corrupt record at offset %" PRIu64 " (%" PRIu32
-              " ccStack entries)", offset, h.nstack);
-      return log_fail (l, err);
-    }
-  total = sizeof h + (size_t) h.nstack * sizeof (struct cce_log_frame);
-  if (l->end - l->pos < total)
-    {
-      r = log_need (l, total, err);
-      if (r < 0)
-        return log_fail (l, err);
-      if (r == 0)
+      extent = (uint64_t) s.chunks * l->chunk_size;
+      if (s.chunks == 0 || s.thread == 0 || extent > UINT64_MAX - off)
         {
-          seterr (err, CCED_E_TRUNCATED, 0,
-                  "truncated record at offset %" PRIu64, offset);
+          seterr (err, CCED_E_CORRUPT, 0,
+                  "corrupt span header at offset %" PRIu64 " (thread %"
+                  PRIu32 ", %" PRIu32 " chunks)", off, s.thread, s.chunks);
           return log_fail (l, err);
         }
+      l->pos += sizeof s;
+      l->in_span = 1;
+      l->span_off = off;
+      l->span_end = off + extent;
+      l->span_thread = s.thread;
+      l->stats.spans++;
+      return 1;
     }
+}
 
-  frames = l->buf + l->pos + sizeof h;
-  if (h.nstack == 0)
+/* Fill REC with the record of header H at the reader's offset, of TOTAL
+   bytes, buffered, and go past it.  */
+static int
+log_take_record (struct cced_log *l, const struct cce_log_record *h,
+                 size_t total, struct cced_record *rec,
+                 struct cced_error *err)
+{
+  const unsigned char *frames = l->buf + l->pos + sizeof *h;
+
+  if (h->nstack == 0)
     rec->stack = NULL;
   else if (!l->swapped
            && ((uintptr_t) frames % _Alignof (struct cce_stack_entry)) == 0)
     rec->stack = (const struct cce_stack_entry *) (const void *) frames;
   else
     {
-      if (h.nstack > l->astack)
+      if (h->nstack > l->astack)
         {
           size_t n = l->astack ? l->astack : 16;
           struct cce_stack_entry *s;
-          while (n < h.nstack)
+          while (n < h->nstack)
             n *= 2;
           s = realloc (l->stack, n * sizeof *s);
           if (!s)
@@ -429,23 +589,198 @@ cced_log_next (struct cced_log *l, struct cced_record *rec,
           l->stack = s;
           l->astack = n;
         }
-      memcpy (l->stack, frames, (size_t) h.nstack * sizeof *l->stack);
+      memcpy (l->stack, frames, (size_t) h->nstack * sizeof *l->stack);
       if (l->swapped)
-        for (uint32_t i = 0; i < h.nstack; i++)
+        for (uint32_t i = 0; i < h->nstack; i++)
           {
             l->stack[i].id = bswap64 (l->stack[i].id);
             l->stack[i].site = bswap64 (l->stack[i].site);
           }
       rec->stack = l->stack;
     }
+  rec->offset = log_offset (l);
+  rec->index = ++l->stats.records;
+  rec->thread = h->thread;
+  rec->tag = h->tag;
+  rec->site = h->site;
+  rec->id = h->id;
+  rec->nstack = h->nstack;
+  rec->module = h->site == CCE_SITE_NONE ? 0 : CCE_SITE_KEY (h->site);
   l->pos += total;
-  rec->offset = offset;
-  rec->index = ++l->index;
-  rec->thread = h.thread;
-  rec->tag = h.tag;
-  rec->site = h.site;
-  rec->id = h.id;
-  rec->nstack = h.nstack;
-  rec->module = h.module;
   return 1;
+}
+
+/* The header of the record at the reader's offset, converted, from the
+   buffer (its bytes are there).  */
+static void
+log_record_header (const struct cced_log *l, struct cce_log_record *h)
+{
+  memcpy (h, l->buf + l->pos, sizeof *h);
+  if (l->swapped)
+    {
+      h->mark = bswap32 (h->mark);
+      h->tag = bswap32 (h->tag);
+      h->site = bswap64 (h->site);
+      h->id = bswap64 (h->id);
+      h->nstack = bswap32 (h->nstack);
+      h->thread = bswap32 (h->thread);
+    }
+}
+
+static int
+log_bad_mark (struct cced_log *l, uint32_t mark, struct cced_error *err)
+{
+  seterr (err, CCED_E_CORRUPT, 0,
+          "corrupt record at offset %" PRIu64 " (mark 0x%08" PRIx32 ")",
+          log_offset (l), mark);
+  return log_fail (l, err);
+}
+
+static int
+log_bad_nstack (struct cced_log *l, uint32_t nstack, struct cced_error *err)
+{
+  seterr (err, CCED_E_CORRUPT, 0,
+          "corrupt record at offset %" PRIu64 " (%" PRIu32
+          " ccStack entries)", log_offset (l), nstack);
+  return log_fail (l, err);
+}
+
+/* The next record of the span being read into REC.  Returns 1, 0 at the
+   end of the span (the reader is then past it), -1 on error.  */
+static int
+log_span_record (struct cced_log *l, struct cced_record *rec,
+                 struct cced_error *err)
+{
+  struct cce_log_record h;
+  uint64_t left = l->span_end - log_offset (l);
+  size_t total;
+  uint32_t mark;
+  int r;
+
+  if (left == 0)
+    return 0;
+  r = log_need (l, left < sizeof h ? (size_t) left : sizeof h, err);
+  if (r < 0)
+    return log_fail (l, err);
+  if (r == 0)
+    return log_truncated (l, l->span_off, 1, err);
+  memcpy (&mark, l->buf + l->pos, sizeof mark);
+  if (l->swapped)
+    mark = bswap32 (mark);
+  if (mark == 0)
+    {
+      /* The end of the records: the rest of the span is 0, or a torn
+         record.  */
+      int nonzero = 0;
+      r = log_skip (l, left, &nonzero, err);
+      if (r < 0)
+        return log_fail (l, err);
+      if (r == 0)
+        return log_truncated (l, l->span_off, 1, err);
+      if (nonzero)
+        l->stats.torn++;
+      return 0;
+    }
+  if (mark != CCE_LOG_RECORD_MARK)
+    return log_bad_mark (l, mark, err);
+  if (left < sizeof h)
+    {
+      seterr (err, CCED_E_CORRUPT, 0,
+              "corrupt record at offset %" PRIu64 " (past the end of its"
+              " span)", log_offset (l));
+      return log_fail (l, err);
+    }
+  log_record_header (l, &h);
+  if (h.nstack > CCED_MAX_NSTACK)
+    return log_bad_nstack (l, h.nstack, err);
+  total = sizeof h + (size_t) h.nstack * sizeof (struct cce_log_frame);
+  if (total > left)
+    {
+      seterr (err, CCED_E_CORRUPT, 0,
+              "corrupt record at offset %" PRIu64 " (%" PRIu32 " ccStack"
+              " entries, past the end of its span)", log_offset (l),
+              h.nstack);
+      return log_fail (l, err);
+    }
+  if (h.thread != l->span_thread)
+    {
+      seterr (err, CCED_E_CORRUPT, 0,
+              "corrupt record at offset %" PRIu64 " (thread %" PRIu32
+              " in a span of thread %" PRIu32 ")", log_offset (l), h.thread,
+              l->span_thread);
+      return log_fail (l, err);
+    }
+  r = log_need (l, total, err);
+  if (r < 0)
+    return log_fail (l, err);
+  if (r == 0)
+    return log_truncated (l, l->span_off, 1, err);
+  return log_take_record (l, &h, total, rec, err);
+}
+
+/* The next record of a log without chunks into REC.  Returns 1, 0 at the
+   end of the log, -1 on error.  */
+static int
+log_stream_record (struct cced_log *l, struct cced_record *rec,
+                   struct cced_error *err)
+{
+  struct cce_log_record h;
+  size_t total;
+  int r;
+
+  r = log_need_next (l, sizeof h, err);
+  if (r <= 0)
+    return r;
+  if (r == 2)
+    {
+      seterr (err, CCED_E_TRUNCATED, 0,
+              "truncated record at offset %" PRIu64, log_offset (l));
+      return log_fail (l, err);
+    }
+  log_record_header (l, &h);
+  if (h.mark != CCE_LOG_RECORD_MARK)
+    return log_bad_mark (l, h.mark, err);
+  if (h.nstack > CCED_MAX_NSTACK)
+    return log_bad_nstack (l, h.nstack, err);
+  total = sizeof h + (size_t) h.nstack * sizeof (struct cce_log_frame);
+  r = log_need (l, total, err);
+  if (r < 0)
+    return log_fail (l, err);
+  if (r == 0)
+    {
+      seterr (err, CCED_E_TRUNCATED, 0,
+              "truncated record at offset %" PRIu64, log_offset (l));
+      return log_fail (l, err);
+    }
+  return log_take_record (l, &h, total, rec, err);
+}
+
+int
+cced_log_next (struct cced_log *l, struct cced_record *rec,
+               struct cced_error *err)
+{
+  if (l->failed)
+    {
+      if (err)
+        *err = l->sticky;
+      return -1;
+    }
+  if (l->done)
+    return 0;
+  if (l->chunk_size == 0)
+    return log_stream_record (l, rec, err);
+  for (;;)
+    {
+      int r;
+      if (!l->in_span)
+        {
+          r = log_next_span (l, err);
+          if (r <= 0)
+            return r;
+        }
+      r = log_span_record (l, rec, err);
+      if (r != 0)
+        return r;
+      l->in_span = 0;
+    }
 }

@@ -46,8 +46,8 @@ static const char *const errstrs[CCED_NERRORS] = {
   [CCED_E_LOG_HEADER] = "bad log header",
   [CCED_E_NO_STAMP] = "log written by a program without a dictionary",
   [CCED_E_STAMP] = "log was written by a different build of the program",
-  [CCED_E_TRUNCATED] = "truncated record",
-  [CCED_E_CORRUPT] = "corrupt record",
+  [CCED_E_TRUNCATED] = "truncated log",
+  [CCED_E_CORRUPT] = "corrupt log",
   [CCED_E_INVAL] = "invalid argument",
 };
 

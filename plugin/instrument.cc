@@ -81,16 +81,18 @@ build_runtime_decls (bool shared)
 
 /* A cold-path call of the runtime's register-keeping entry point NAME
    (cce-abi.h, __cce_*_keep): an asm that runs SETUP (instructions with
-   constant operands, or "") and calls NAME through the GOT (no lazy PLT
-   binding in between), with IN (if any) in rdi and the result (if OUT)
-   in rax,
-   clobbering memory, the flags, r10 and r11 only.  The constants are in
-   the template, not operands, so that GCC does not keep them in
-   registers across the hot path.  GCC does not see the call, so the
-   function may be a leaf that keeps data in the red zone below its stack
-   pointer (when the instrumented call is expanded inline, as
-   __builtin_setjmp is, or deleted after this pass): the asm steps over
-   the red zone around the call, as cce-abi.h asks.  */
+   constant operands, or "") and jumps to NAME through the GOT (no lazy
+   PLT binding in between) with the return address in r11, with IN (if
+   any) in rdi and the result (if OUT) in rax, clobbering memory, the
+   flags, r10 and r11 only.  The constants are in the template, not
+   operands, so that GCC does not keep them in registers across the hot
+   path.  GCC does not see the transfer, so the function may be a leaf
+   that keeps data in the red zone below its stack pointer (when the
+   instrumented call is expanded inline, as __builtin_setjmp is, or
+   deleted after this pass), and its CFA may be rsp- or rbp-based: the
+   asm's own instructions move neither rsp nor rbp and store nothing, so
+   that the function's call frame information holds at each of them, and
+   the entry point steps over the red zone itself.  */
 static gimple *
 keep_call (const char *name, const std::string &setup, tree in, tree out)
 {
@@ -109,9 +111,8 @@ keep_call (const char *name, const std::string &setup, tree in, tree out)
   for (const char *c : clob)
     vec_safe_push (clobbers, build_tree_list (NULL_TREE,
                                               build_string (strlen (c), c)));
-  std::string skip = std::to_string (CCE_KEEP_SKIP);
-  std::string text = setup + "addq $-" + skip + ", %%rsp\n\tcall *" + name
-                     + "@GOTPCREL(%%rip)\n\tsubq $-" + skip + ", %%rsp";
+  std::string text = setup + "leaq 1f(%%rip), %%r11\n\tjmp *" + name
+                     + "@GOTPCREL(%%rip)\n1:";
   gasm *a = gimple_build_asm_vec (ggc_strdup (text.c_str ()), inputs,
                                   outputs, clobbers, NULL);
   gimple_asm_set_volatile (a, true);
@@ -120,7 +121,9 @@ keep_call (const char *name, const std::string &setup, tree in, tree out)
   return a;
 }
 
-/* The cold push of a folded site: __cce_push (ID, WORD, ENTRY).  */
+/* The cold push of a folded site: __cce_push (ID, WORD, ENTRY).  The
+   keeping push takes WORD and ENTRY from a pair of words in .rodata whose
+   address is in r10.  */
 static gimple *
 cold_push (tree id, uint64_t word, uint64_t entry)
 {
@@ -129,10 +132,12 @@ cold_push (tree id, uint64_t word, uint64_t entry)
     return gimple_build_call (cce_opts.count ? cce_rt[CCE_RT_PUSH_COUNTED] : cce_rt[CCE_RT_PUSH], 3,
                               id, build_int_cst (u64, word),
                               build_int_cst (u64, entry));
-  char setup[96];
+  char setup[160];
   snprintf (setup, sizeof setup,
-            "movabsq $%#" PRIx64 ", %%%%r10\n\tmovabsq $%#" PRIx64
-            ", %%%%r11\n\t", word, entry);
+            "leaq 2f(%%%%rip), %%%%r10\n\t"
+            ".pushsection .rodata\n\t.p2align 3\n"
+            "2:\t.quad %#" PRIx64 ", %#" PRIx64 "\n\t.popsection\n\t",
+            word, entry);
   return keep_call (CCE_SYM_PUSH_KEEP, setup, id, NULL_TREE);
 }
 

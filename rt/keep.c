@@ -7,25 +7,29 @@
    rare, but a plain call on any path makes GCC keep every value that
    lives across it in a callee-saved register, and those registers are
    saved and restored on every path through the function, the hot ones
-   included.  So on x86-64 the plugin calls these entry points from inline
-   asm that clobbers nothing but memory, the flags, r10 and r11
+   included.  So on x86-64 the plugin reaches these entry points from
+   inline asm that clobbers nothing but memory, the flags, r10 and r11
    (cce-abi.h): the registers stay free on the hot path.
 
-   __cce_push_keep_v4, __cce_pop_keep_v4 and __cce_pop_entry_keep_v4 do
-   their work with the registers they save themselves.
-   __cce_grow_keep_v4 calls into libc (mmap, mprotect, sigprocmask), so
-   it saves every general register the ABI lets a call clobber and the
-   whole vector state (xsave, or fxsave where the OS has not enabled
-   xsave) around __cce_grow_v4.
+   GCC does not see that transfer, so the function it comes from may be a
+   leaf that keeps data in the 128-byte red zone below its stack pointer,
+   and its call frame information may give its CFA from rsp or from rbp.
+   So the caller moves neither (no call, which would store the return
+   address in the red zone): it jumps here with the return address in
+   r11, and every entry point steps over the red zone
+   (rsp - CCE_KEEP_SKIP) before it stores anything, and returns with
+   jmp *%r11 once rsp is back.  The call frame information says so at
+   every instruction: at entry the CFA is rsp + 0 and the return address
+   is in r11; where an entry point saves r11 or another register, it
+   says where.  The push's slow path reaches the grow the same way.
 
-   GCC does not see the asm's call, so the function around it may be a
-   leaf that keeps data in the 128-byte red zone below its stack pointer.
-   The caller steps over the red zone (rsp - CCE_KEEP_SKIP before the
-   call, + CCE_KEEP_SKIP after), and the call frame information here says
-   so: at entry the CFA is rsp + 8 + CCE_KEEP_SKIP and the return address
-   is at CFA - 8 - CCE_KEEP_SKIP, so that an unwinder finds the caller's
-   stack pointer as the caller's own CFI expects it (unchanged by the
-   asm).  The push's slow path calls the grow the same way.  */
+   __cce_push_keep_v5, __cce_pop_keep_v5 and __cce_pop_entry_keep_v5 do
+   their work with r10 and with rax, which they save.
+   __cce_grow_keep_v5 calls into libc (mmap, mprotect, sigprocmask), so
+   it saves every general register the ABI lets a call clobber, r10
+   included (the push's slow path keeps the TLS offset there), and the
+   whole vector state (xsave, or fxsave where the OS has not enabled
+   xsave) around __cce_grow_v5.  */
 
 #include <stdint.h>
 
@@ -35,117 +39,159 @@
 
 #define CCE_STR2(x) #x
 #define CCE_STR(x) CCE_STR2 (x)
+#define CCE_SKIP CCE_STR (CCE_KEEP_SKIP)
 /* Offsets of the words of __cce_tls from its start.  */
 #define CCE_OFF(w) "8*" CCE_STR (w)
-/* The entry CFI of every entry point: CFA and return address as the
-   caller's red-zone skip leaves them.  */
-#define CCE_KEEP_CFI_ENTRY                                              \
-  "	.cfi_def_cfa_offset 8+" CCE_STR (CCE_KEEP_SKIP) "\n"               \
-  "	.cfi_offset 16, -8-" CCE_STR (CCE_KEEP_SKIP) "\n"
-/* The start of entry point SYM, up to its entry CFI.  */
+/* The start of entry point SYM.  */
 #define CCE_KEEP_BEGIN(sym)                                             \
   "	.globl " sym "\n"                                                  \
   "	.type " sym ", @function\n"                                        \
   "	.p2align 4\n"                                                      \
   sym ":\n"
+/* Its first instruction, the step over the red zone, with the call frame
+   information of entry: the CFA is rsp + 0 (the caller's rsp, untouched)
+   and the return address is in r11; then the CFA is rsp +
+   CCE_KEEP_SKIP.  */
+#define CCE_KEEP_ENTRY                                                  \
+  "	.cfi_startproc\n"                                                  \
+  "	.cfi_def_cfa %rsp, 0\n"                                            \
+  "	.cfi_register %rip, %r11\n"                                        \
+  "	leaq -" CCE_SKIP "(%rsp), %rsp\n"                                  \
+  "	.cfi_def_cfa_offset " CCE_SKIP "\n"
 #define CCE_KEEP_END(sym)                                               \
   "	.cfi_endproc\n"                                                    \
   "	.size " sym ", .-" sym "\n"
-/* The push and the pop: save rax and rcx, rcx = the offset of __cce_tls
-   from the thread pointer, rax = the ccStack top, flags = rax == 0.  */
-#define CCE_KEEP_TOP                                                    \
-  "	.cfi_startproc\n"                                                  \
-  CCE_KEEP_CFI_ENTRY                                                   \
+/* Back over the red zone (rsp is where CCE_KEEP_ENTRY left it) and to
+   the caller.  */
+#define CCE_KEEP_JUMP_BACK                                              \
+  "	leaq " CCE_SKIP "(%rsp), %rsp\n"                                   \
+  "	.cfi_def_cfa_offset 0\n"                                           \
+  "	jmp *%r11\n"
+/* The push and the pops, after CCE_KEEP_ENTRY: save rax, ...  */
+#define CCE_KEEP_SAVE                                                   \
   "	pushq %rax\n"                                                      \
   "	.cfi_adjust_cfa_offset 8\n"                                        \
-  "	pushq %rcx\n"                                                      \
-  "	.cfi_adjust_cfa_offset 8\n"                                        \
-  "	movq " CCE_SYM_TLS "@gottpoff(%rip), %rcx\n"                       \
-  "	movq %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx), %rax\n"                  \
-  "	testq %rax, %rax\n"
-/* The two pops: CCE_KEEP_TOP, then drop the top entry unless
-   the ccStack is empty (to 1f); rax = the dropped entry.  */
+  "	.cfi_rel_offset %rax, 0\n"
+/* ... then r10 = the offset of __cce_tls from the thread pointer, rax =
+   the ccStack top.  */
+#define CCE_KEEP_LOAD                                                   \
+  "	movq " CCE_SYM_TLS "@gottpoff(%rip), %r10\n"                       \
+  "	movq %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10), %rax\n"
+/* The two pops: CCE_KEEP_SAVE, CCE_KEEP_LOAD, then drop the top entry
+   unless the ccStack is empty (to 1f); rax = the dropped entry.  */
 #define CCE_KEEP_DROP                                                   \
-  CCE_KEEP_TOP                                                         \
+  CCE_KEEP_SAVE                                                        \
+  CCE_KEEP_LOAD                                                        \
+  "	testq %rax, %rax\n"                                                \
   "	je 1f\n"                       /* empty: nothing to drop */        \
-  "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%rcx), %rax\n"                \
+  "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%r10), %rax\n"                \
   "	je 1f\n"                                                          \
   "	subq $16, %rax\n"                                                 \
-  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx)\n"
-/* ... and their return.  */
+  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"
+/* ... and the return of all three.  */
 #define CCE_KEEP_RETURN                                                 \
-  "	popq %rcx\n"                                                       \
-  "	.cfi_adjust_cfa_offset -8\n"                                       \
   "	popq %rax\n"                                                       \
   "	.cfi_adjust_cfa_offset -8\n"                                       \
-  "	ret\n"
+  "	.cfi_restore %rax\n"                                               \
+  CCE_KEEP_JUMP_BACK
 
 __asm__ (
   "	.text\n"
 
-  /* __cce_push_keep_v4: rdi id, r10 site, r11 entry.  */
+  /* __cce_push_keep_v5: rdi id, r10 the address of {site, entry}.  The
+     site and the entry go from there to the stack, and from the stack to
+     the slot and the TLS block, so that r10 is free for the TLS
+     offset.  */
   CCE_KEEP_BEGIN (CCE_SYM_PUSH_KEEP)
-  CCE_KEEP_TOP
-  "	je 2f\n"                       /* empty: grow */
-  "	cmpq %fs:" CCE_OFF (CCE_TLS_LAST) "(%rcx), %rax\n"
-  "	ja 2f\n"                       /* full: grow */
-  "1:	addq $16, %rax\n"
-  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%rcx)\n"  /* reserve */
+  CCE_KEEP_ENTRY
+  CCE_KEEP_SAVE
+  "	pushq 8(%r10)\n"               /* the entry */
+  "	.cfi_adjust_cfa_offset 8\n"
+  "	pushq (%r10)\n"                /* the site */
+  "	.cfi_adjust_cfa_offset 8\n"
+  CCE_KEEP_LOAD
+  "	subq $1, %rax\n"               /* top - 1 >= last, unsigned: */
+  "	cmpq %fs:" CCE_OFF (CCE_TLS_LAST) "(%r10), %rax\n"
+  "	jae 2f\n"                      /* empty (top 0) or full: grow */
+  "	addq $17, %rax\n"
+  "1:	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"  /* reserve */
   "	movq %rdi, -16(%rax)\n"        /* slot->id */
-  "	movq %r10, -8(%rax)\n"         /* slot->site */
-  "	movq %r11, %fs:" CCE_OFF (CCE_TLS_ID) "(%rcx)\n"
   "	.cfi_remember_state\n"
+  "	popq -8(%rax)\n"               /* slot->site */
+  "	.cfi_adjust_cfa_offset -8\n"
+  "	popq %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"  /* the entry */
+  "	.cfi_adjust_cfa_offset -8\n"
   CCE_KEEP_RETURN
   "	.cfi_restore_state\n"
-  "2:	pushq %rdi\n"
+  /* The slow path: rax = grow (top) + 16, keeping r11 and rdi (the grow
+     keeps r10).  */
+  "2:	addq $1, %rax\n"
+  "	pushq %r11\n"
   "	.cfi_adjust_cfa_offset 8\n"
+  "	.cfi_rel_offset %rip, 0\n"
+  "	pushq %rdi\n"
+  "	.cfi_adjust_cfa_offset 8\n"
+  "	.cfi_rel_offset %rdi, 0\n"
   "	movq %rax, %rdi\n"
-  "	addq $-" CCE_STR (CCE_KEEP_SKIP) ", %rsp\n"
-  "	.cfi_adjust_cfa_offset " CCE_STR (CCE_KEEP_SKIP) "\n"
-  "	call .Lcce_grow_keep\n"
-  "	subq $-" CCE_STR (CCE_KEEP_SKIP) ", %rsp\n"
-  "	.cfi_adjust_cfa_offset -" CCE_STR (CCE_KEEP_SKIP) "\n"
-  "	popq %rdi\n"
+  "	leaq 3f(%rip), %r11\n"
+  "	jmp .Lcce_grow_keep\n"
+  "3:	popq %rdi\n"
   "	.cfi_adjust_cfa_offset -8\n"
+  "	.cfi_restore %rdi\n"
+  "	popq %r11\n"
+  "	.cfi_adjust_cfa_offset -8\n"
+  "	.cfi_register %rip, %r11\n"
+  "	addq $16, %rax\n"
   "	jmp 1b\n"
   CCE_KEEP_END (CCE_SYM_PUSH_KEEP)
 
-  /* __cce_pop_keep_v4: rdi id.  */
+  /* __cce_pop_keep_v5: rdi id.  */
   CCE_KEEP_BEGIN (CCE_SYM_POP_KEEP)
+  CCE_KEEP_ENTRY
   CCE_KEEP_DROP
-  "1:	movq %rdi, %fs:" CCE_OFF (CCE_TLS_ID) "(%rcx)\n"
+  "1:	movq %rdi, %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"
   CCE_KEEP_RETURN
   CCE_KEEP_END (CCE_SYM_POP_KEEP)
-  /* __cce_pop_entry_keep_v4: the id from the entry it drops.  */
+  /* __cce_pop_entry_keep_v5: the id from the entry it drops.  */
   CCE_KEEP_BEGIN (CCE_SYM_POP_ENTRY_KEEP)
+  CCE_KEEP_ENTRY
   CCE_KEEP_DROP
-  "	movq (%rax), %r10\n"          /* slot->id */
-  "	movq %r10, %fs:" CCE_OFF (CCE_TLS_ID) "(%rcx)\n"
+  "	movq (%rax), %rax\n"          /* slot->id */
+  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"
   "1:\n"
   CCE_KEEP_RETURN
   CCE_KEEP_END (CCE_SYM_POP_ENTRY_KEEP)
 
-  /* __cce_grow_keep_v4: rdi t; the slot in rax.  */
+  /* __cce_grow_keep_v5: rdi t; the slot in rax.  The frame, from rbp:
+     the return address at 8, the caller's rbp at 0, then rbx, rcx, rdx,
+     rsi, rdi (-40), r8, r9, r10 (-64) and the result (-72).  */
   CCE_KEEP_BEGIN (CCE_SYM_GROW_KEEP)
   ".Lcce_grow_keep:\n"
-  "	.cfi_startproc\n"
-  CCE_KEEP_CFI_ENTRY
+  CCE_KEEP_ENTRY
+  "	pushq %r11\n"
+  "	.cfi_adjust_cfa_offset 8\n"
+  "	.cfi_rel_offset %rip, 0\n"
   "	pushq %rbp\n"
   "	.cfi_adjust_cfa_offset 8\n"
-  "	.cfi_offset %rbp, -16-" CCE_STR (CCE_KEEP_SKIP) "\n"
+  "	.cfi_rel_offset %rbp, 0\n"
   "	movq %rsp, %rbp\n"
   "	.cfi_def_cfa_register %rbp\n"
-  "	pushq %rbx\n"                  /* -8(%rbp): cpuid writes it */
-  "	.cfi_offset %rbx, -24-" CCE_STR (CCE_KEEP_SKIP) "\n"
+  "	pushq %rbx\n"                  /* cpuid writes it */
+  "	.cfi_rel_offset %rbx, -8\n"
   "	pushq %rcx\n"
+  "	.cfi_rel_offset %rcx, -16\n"
   "	pushq %rdx\n"
+  "	.cfi_rel_offset %rdx, -24\n"
   "	pushq %rsi\n"
-  "	pushq %rdi\n"                  /* -40(%rbp) */
+  "	.cfi_rel_offset %rsi, -32\n"
+  "	pushq %rdi\n"
+  "	.cfi_rel_offset %rdi, -40\n"
   "	pushq %r8\n"
+  "	.cfi_rel_offset %r8, -48\n"
   "	pushq %r9\n"
+  "	.cfi_rel_offset %r9, -56\n"
   "	pushq %r10\n"
-  "	pushq %r11\n"                  /* -72(%rbp) */
-  "	subq $8, %rsp\n"               /* -80(%rbp): the result */
+  "	subq $8, %rsp\n"               /* -72(%rbp): the result */
   "	movl $1, %eax\n"
   "	cpuid\n"
   "	testl $0x8000000, %ecx\n"      /* OSXSAVE */
@@ -169,7 +215,7 @@ __asm__ (
   "	xsave (%rsp)\n"
   "	movq -40(%rbp), %rdi\n"
   "	call " CCE_SYM_GROW "@PLT\n"
-  "	movq %rax, -80(%rbp)\n"
+  "	movq %rax, -72(%rbp)\n"
   "	movl $-1, %eax\n"
   "	movl $-1, %edx\n"
   "	xrstor (%rsp)\n"
@@ -179,22 +225,32 @@ __asm__ (
   "	fxsave64 (%rsp)\n"
   "	movq -40(%rbp), %rdi\n"
   "	call " CCE_SYM_GROW "@PLT\n"
-  "	movq %rax, -80(%rbp)\n"
+  "	movq %rax, -72(%rbp)\n"
   "	fxrstor64 (%rsp)\n"
-  "4:	movq -80(%rbp), %rax\n"
-  "	leaq -72(%rbp), %rsp\n"
-  "	popq %r11\n"
+  "4:	movq -72(%rbp), %rax\n"
+  "	leaq -64(%rbp), %rsp\n"
   "	popq %r10\n"
   "	popq %r9\n"
+  "	.cfi_restore %r9\n"
   "	popq %r8\n"
+  "	.cfi_restore %r8\n"
   "	popq %rdi\n"
+  "	.cfi_restore %rdi\n"
   "	popq %rsi\n"
+  "	.cfi_restore %rsi\n"
   "	popq %rdx\n"
+  "	.cfi_restore %rdx\n"
   "	popq %rcx\n"
+  "	.cfi_restore %rcx\n"
   "	popq %rbx\n"
+  "	.cfi_restore %rbx\n"
   "	popq %rbp\n"
-  "	.cfi_def_cfa %rsp, 8+" CCE_STR (CCE_KEEP_SKIP) "\n"
-  "	ret\n"
+  "	.cfi_def_cfa %rsp, 8+" CCE_SKIP "\n"
+  "	.cfi_restore %rbp\n"
+  "	popq %r11\n"
+  "	.cfi_def_cfa_offset " CCE_SKIP "\n"
+  "	.cfi_register %rip, %r11\n"
+  CCE_KEEP_JUMP_BACK
   CCE_KEEP_END (CCE_SYM_GROW_KEEP));
 
 #endif /* CCE_HAVE_KEEP */

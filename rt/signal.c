@@ -75,7 +75,7 @@ cce_signal_trampoline (int sig, siginfo_t *info, void *context)
                                          memory_order_relaxed);
 
   errno = saved_errno;
-  __cce_push_v4 (id, sync ? CCE_SITE_SIGNAL_SYNC : CCE_SITE_SIGNAL_ASYNC, 0);
+  __cce_push_v5 (id, sync ? CCE_SITE_SIGNAL_SYNC : CCE_SITE_SIGNAL_ASYNC, 0);
   if (fn)
     {
       if (takes_info)

@@ -84,7 +84,7 @@ cce_thread_start (void *origin)
   void *arg = o->arg;
 
   for (size_t i = 0; i < o->n; i++)
-    __cce_push_v4 (o->entry[i].id, o->entry[i].site, 0);
+    __cce_push_v5 (o->entry[i].id, o->entry[i].site, 0);
   cce_origin_free (o);
   return start (arg);
 }

@@ -5,12 +5,14 @@
 # line on standard error that names the offending file (or option value):
 #   - a program that is not ELF;
 #   - an ELF program without a cce dictionary (a copy of /bin/true);
-#   - a log cut in the middle of a record (the complete records before the
-#     cut are still printed) and a log cut in the middle of its header;
+#   - a log cut short at its end (the complete records before the cut are
+#     still printed) and a log cut in the middle of its header;
 #   - a log written by another build of the program (same program after a
 #     trivial source change);
 #   - a log that does not exist;
 #   - an unknown --format.
+# A log with a torn record is no bad input: exit status 0 and one line
+# on standard error that says so.
 # The plugin on a compile without -flto must fail with a diagnostic naming
 # -flto.  And the plugin given an unknown argument (-fplugin-arg-cce-bogus=1),
 # or a bad value (-fplugin-arg-cce-fold=99), must fail the compilation with
@@ -108,13 +110,14 @@ decode_error "log that does not exist" "$tmp/no-such.log" \
 
 size=$(wc -c <"$tmp/good.log")
 head -c $((size - 5)) "$tmp/good.log" >"$tmp/cut.log"
-decode_error "log cut in the middle of a record" "$tmp/cut.log" \
+decode_error "log cut short" "$tmp/cut.log" \
   --format=records "$tmp/prog" "$tmp/cut.log"
-head -n $((nrec - 1)) "$tmp/full.txt" >"$tmp/cut.want"
+ncut=$(wc -l <"$tmp/out")
+head -n "$ncut" "$tmp/full.txt" >"$tmp/cut.want"
 if cmp -s "$tmp/cut.want" "$tmp/out"; then
-  ok "log cut in the middle of a record: the $((nrec - 1)) complete records are printed"
+  ok "log cut short: the $ncut complete records before the cut are printed"
 else
-  bad "log cut in the middle of a record: not the complete records:"
+  bad "log cut short: not the complete records:"
   diff -u "$tmp/cut.want" "$tmp/out" | head -n 20 | sed 's/^/    /'
 fi
 
@@ -138,6 +141,24 @@ else
   ok "log of another build: $(cat "$tmp/err")"
 fi
 [ -s "$tmp/out" ] && bad "log of another build: records printed"
+
+# A torn record is no error: the first record of the first span without
+# its mark (the process died while writing it) is skipped with one line,
+# exit status 0.  The records after it in its span go with it.
+hsize=$(od -An -tu4 -j12 -N4 "$tmp/good.log" | tr -d ' ')
+cp "$tmp/good.log" "$tmp/torn.log"
+printf '\0\0\0\0' | dd of="$tmp/torn.log" bs=1 seek=$((hsize + 16)) \
+  conv=notrunc 2>/dev/null
+"$CCE_DECODE" --format=records "$tmp/prog" "$tmp/torn.log" \
+  >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ "$st" -ne 0 ]; then
+  bad "torn record: exit status $st: $(cat "$tmp/err")"
+elif [ "$(cat "$tmp/err")" != "cce-decode: $tmp/torn.log: 1 torn record skipped (the process died while writing it)" ]; then
+  bad "torn record: not the one line expected: $(cat "$tmp/err")"
+else
+  ok "torn record: exit status 0, $(cat "$tmp/err")"
+fi
 
 decode_error "unknown --format" "bogus" \
   --format=bogus "$tmp/prog" "$tmp/good.log"

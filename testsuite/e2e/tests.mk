@@ -14,6 +14,25 @@
 ## from an executable that never logs itself.  bad-input.sh checks errors on
 ## bad input.  redzone.sh checks a leaf function's red zone across the
 ## cold grow of a push (plain C results, no oracle needed).
+## death.sh checks that every record of a process that dies (signals,
+## abort, _exit, exec, kills from outside) is in its log, randomkill.sh
+## that every record whose cce_log returned survives a SIGKILL at a random
+## moment, forkkill.sh that a fork child killed with SIGKILL keeps its
+## records in its own log and the parent (ending by exit, SIGKILL or exec)
+## its own, logerr.sh that a log that cannot be written costs the program
+## one line on stderr and nothing else, enospc.sh the same of a log that
+## fills its file system (a small tmpfs; skipped unless root), whose
+## records that fit must decode.  Their programs log through
+## e2e/crashlog.h; e2e/crash.sh holds their shell helpers (the gdb oracle
+## of each class of path, the counts the programs keep in a shared file)
+## and e2e/crashcheck.awk checks the decoded records.  torn.sh kills a
+## program under gdb at the store that would make its last record valid:
+## the record must be skipped and counted, every other one decoded.
+## nomap.sh gives the log a file system that cannot map it (an mmap shim,
+## nomap.c): it is written as a stream, and every record decodes.
+## coldunwind.sh runs e2e/coldunwind.c under gdb with e2e/coldunwind.py:
+## backtraces at the register-keeping cold push, pop and grow, and at
+## every instruction of each cold call (no oracle either).
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -45,6 +64,14 @@ E2E_TESTS = \
 	e2e/shlibquiet.sh \
 	e2e/trace.sh \
 	e2e/redzone.sh \
+	e2e/death.sh \
+	e2e/randomkill.sh \
+	e2e/forkkill.sh \
+	e2e/logerr.sh \
+	e2e/enospc.sh \
+	e2e/torn.sh \
+	e2e/nomap.sh \
+	e2e/coldunwind.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -90,7 +117,19 @@ E2E_EXTRA = \
 	e2e/shlibguess_lib.c \
 	e2e/shlibquiet.c \
 	e2e/trace.c \
-	e2e/redzone.c
+	e2e/redzone.c \
+	e2e/crashlog.h \
+	e2e/crash.sh \
+	e2e/crashcheck.awk \
+	e2e/death.c \
+	e2e/randomkill.c \
+	e2e/forkkill.c \
+	e2e/logerr.c \
+	e2e/torn.c \
+	e2e/torn.py \
+	e2e/nomap.c \
+	e2e/coldunwind.c \
+	e2e/coldunwind.py
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a

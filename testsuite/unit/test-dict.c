@@ -690,18 +690,83 @@ test_program_elf (void **state)
 }
 
 /* ===================================================================
-   Logs.  */
+   Logs.
+
+   The writer makes a log in memory the way the runtime does
+   (cce-format.h), then hands it over as a temporary file.  With a chunk
+   size, each thread (at each level) writes into its open span, and a
+   new span is made at the end of the file when a record does not fit:
+   records of different threads interleave by span, as in a real log.
+   The writer notes where each record went, so that tests know the order
+   the reader gives them in.
+
+   With CCE_TEST_DICT_SAVE set to a directory, every log written is also
+   saved there (NNNN.log), and the dictionary (prog.dict): the seeds of
+   the fuzzer of the reader (testsuite/logfuzz).  */
+
+#define CHUNK 4096
+
+struct lw_span
+{
+  uint32_t thread, level;
+  size_t pos, end;
+};
+
+struct lw_rec
+{
+  size_t off, size;
+  uint32_t thread, tag;
+  const char *path;          /* records PATH, if known */
+};
 
 struct lw
 {
-  FILE *f;
-  int swap;
+  FILE *f;                   /* the log, once lw_done */
+  int swap;                  /* write in the other byte order */
+  uint32_t chunk;            /* chunk size; 0: records back to back */
+  uint32_t span_chunks;      /* chunks of a new span (at least 1) */
+  unsigned char *data;       /* the file */
+  size_t len, cap;
+  struct lw_span spans[16];  /* the open spans */
+  size_t nspans;
+  size_t spans_made;
+  struct lw_rec *recs;       /* the complete records written */
+  size_t nrecs, arecs;
 };
+
+static int lw_saved;
+
+/* Make room for N bytes at OFF and zero-extend the file to there.  */
+static void
+lw_room (struct lw *w, size_t off, size_t n)
+{
+  if (off + n > w->cap)
+    {
+      size_t c = w->cap ? w->cap : 65536;
+      while (c < off + n)
+        c *= 2;
+      w->data = realloc (w->data, c);
+      assert_non_null (w->data);
+      w->cap = c;
+    }
+  if (off + n > w->len)
+    {
+      memset (w->data + w->len, 0, off + n - w->len);
+      w->len = off + n;
+    }
+}
+
+static void
+lw_put_at (struct lw *w, size_t off, const void *p, size_t n)
+{
+  lw_room (w, off, n);
+  memcpy (w->data + off, p, n);
+}
 
 static void
 lw_put (struct lw *w, const void *p, size_t n)
 {
-  assert_int_equal (fwrite (p, 1, n, w->f), n);
+  lw_put_at (w, w->len, p, n);
 }
 
 static uint32_t
@@ -716,7 +781,8 @@ sw64 (struct lw *w, uint64_t x)
   return w->swap ? __builtin_bswap64 (x) : x;
 }
 
-/* A header with HSIZE bytes (padding after the struct if bigger).  */
+/* A header with HSIZE bytes (NULs after the struct if bigger) and W's
+   chunk size.  */
 static void
 lw_header_full (struct lw *w, const char *magic, uint32_t version,
                 uint32_t hsize, uint64_t stamp)
@@ -728,54 +794,231 @@ lw_header_full (struct lw *w, const char *magic, uint32_t version,
   h.header_size = sw32 (w, hsize);
   h.stamp = sw64 (w, stamp);
   h.pid = sw64 (w, 4242);
+  h.chunk_size = sw32 (w, w->chunk);
   lw_put (w, &h, sizeof h);
-  for (uint32_t i = sizeof h; i < hsize; i++)
-    lw_put (w, "", 1);
+  if (hsize > sizeof h)
+    lw_room (w, w->len, hsize - sizeof h);
 }
 
 static void
 lw_header (struct lw *w)
 {
   lw_header_full (w, CCE_LOG_MAGIC, CCE_LOG_VERSION,
-                  sizeof (struct cce_log_header), W.g->stamp);
+                  w->chunk ? w->chunk : sizeof (struct cce_log_header),
+                  W.g->stamp);
+}
+
+/* Write a span header MARK, THREAD, CHUNKS, LEVEL at OFF.  */
+static void
+lw_span_header (struct lw *w, size_t off, uint32_t mark, uint32_t thread,
+                uint32_t chunks, uint32_t level)
+{
+  struct cce_log_span s;
+  s.mark = sw32 (w, mark);
+  s.thread = sw32 (w, thread);
+  s.chunks = sw32 (w, chunks);
+  s.level = sw32 (w, level);
+  lw_put_at (w, off, &s, sizeof s);
+}
+
+/* Make a span of CHUNKS chunks for THREAD at LEVEL at the end of the file
+   (after NULs up to a chunk boundary): the open span of THREAD at LEVEL
+   from now on.  Returns its offset.  */
+static size_t
+lw_span (struct lw *w, uint32_t thread, uint32_t chunks, uint32_t level)
+{
+  size_t off = (w->len + w->chunk - 1) / w->chunk * w->chunk, i;
+  assert_true (w->chunk > 0 && chunks > 0);
+  lw_room (w, off, (size_t) chunks * w->chunk);
+  lw_span_header (w, off, CCE_LOG_SPAN_MARK, thread, chunks, level);
+  w->spans_made++;
+  for (i = 0; i < w->nspans; i++)
+    if (w->spans[i].thread == thread && w->spans[i].level == level)
+      break;
+  if (i == w->nspans)
+    {
+      assert_true (w->nspans < 16);
+      w->nspans++;
+    }
+  w->spans[i].thread = thread;
+  w->spans[i].level = level;
+  w->spans[i].pos = off + sizeof (struct cce_log_span);
+  w->spans[i].end = off + (size_t) chunks * w->chunk;
+  return off;
+}
+
+/* Chunks of 0 at the end of the file (space given out, not used).  */
+static void
+lw_unused (struct lw *w, uint32_t chunks)
+{
+  size_t off = (w->len + w->chunk - 1) / w->chunk * w->chunk;
+  lw_room (w, off, (size_t) chunks * w->chunk);
+}
+
+/* Where a record of SIZE bytes of THREAD at LEVEL goes: the end of the
+   file without chunks, else the open span of THREAD at LEVEL, or a new
+   one.  */
+static size_t
+lw_place (struct lw *w, uint32_t thread, uint32_t level, size_t size)
+{
+  size_t i, off;
+  if (w->chunk == 0)
+    return w->len;
+  for (i = 0; i < w->nspans; i++)
+    if (w->spans[i].thread == thread && w->spans[i].level == level)
+      break;
+  if (i == w->nspans || w->spans[i].end - w->spans[i].pos < size)
+    {
+      size_t need = (sizeof (struct cce_log_span) + size + w->chunk - 1)
+                    / w->chunk;
+      uint32_t chunks = w->span_chunks > need ? w->span_chunks : need;
+      lw_span (w, thread, chunks, level);
+      for (i = 0; i < w->nspans; i++)
+        if (w->spans[i].thread == thread && w->spans[i].level == level)
+          break;
+    }
+  off = w->spans[i].pos;
+  w->spans[i].pos += size;
+  return off;
+}
+
+/* A record with MARK of THREAD at LEVEL; its first KEEP bytes only (all
+   of it if KEEP is (size_t) -1), the rest left 0.  Returns its offset.  */
+static size_t
+lw_record_full (struct lw *w, uint32_t mark, uint32_t level,
+                uint32_t thread, uint32_t tag, uint64_t site, uint64_t id,
+                size_t nstack, const struct cce_stack_entry *stack,
+                size_t keep, const char *path)
+{
+  size_t size = sizeof (struct cce_log_record)
+                + nstack * sizeof (struct cce_log_frame);
+  size_t off = lw_place (w, thread, level, size);
+  unsigned char *buf = malloc (size);
+  struct cce_log_record r;
+  assert_non_null (buf);
+  memset (&r, 0, sizeof r);
+  r.mark = sw32 (w, mark);
+  r.thread = sw32 (w, thread);
+  r.tag = sw32 (w, tag);
+  r.site = sw64 (w, site);
+  r.id = sw64 (w, id);
+  r.nstack = sw32 (w, (uint32_t) nstack);
+  memcpy (buf, &r, sizeof r);
+  for (size_t i = 0; i < nstack; i++)
+    {
+      struct cce_log_frame f;
+      f.id = sw64 (w, stack[i].id);
+      f.site = sw64 (w, stack[i].site);
+      memcpy (buf + sizeof r + i * sizeof f, &f, sizeof f);
+    }
+  lw_room (w, off, size);
+  memcpy (w->data + off, buf, keep < size ? keep : size);
+  free (buf);
+  if (mark == CCE_LOG_RECORD_MARK && keep >= size)
+    {
+      if (w->nrecs == w->arecs)
+        {
+          w->arecs = w->arecs ? 2 * w->arecs : 64;
+          w->recs = realloc (w->recs, w->arecs * sizeof *w->recs);
+          assert_non_null (w->recs);
+        }
+      w->recs[w->nrecs].off = off;
+      w->recs[w->nrecs].size = size;
+      w->recs[w->nrecs].thread = thread;
+      w->recs[w->nrecs].tag = tag;
+      w->recs[w->nrecs].path = path;
+      w->nrecs++;
+    }
+  return off;
 }
 
 static void
 lw_record (struct lw *w, uint32_t thread, uint32_t tag, uint64_t site,
            uint64_t id, size_t nstack, const struct cce_stack_entry *stack)
 {
-  struct cce_log_record r;
-  memset (&r, 0, sizeof r);
-  r.thread = sw32 (w, thread);
-  r.tag = sw32 (w, tag);
-  r.site = sw64 (w, site);
-  r.id = sw64 (w, id);
-  r.nstack = sw32 (w, (uint32_t) nstack);
-  r.module = 0;
-  lw_put (w, &r, sizeof r);
-  for (size_t i = 0; i < nstack; i++)
-    {
-      struct cce_log_frame f;
-      f.id = sw64 (w, stack[i].id);
-      f.site = sw64 (w, stack[i].site);
-      lw_put (w, &f, sizeof f);
-    }
+  lw_record_full (w, CCE_LOG_RECORD_MARK, 0, thread, tag, site, id, nstack,
+                  stack, (size_t) -1, NULL);
+}
+
+/* A writer of a log with chunks of CHUNK_SIZE bytes (0: none).  */
+static struct lw
+lw_open_chunks (uint32_t chunk_size)
+{
+  struct lw w;
+  memset (&w, 0, sizeof w);
+  w.chunk = chunk_size;
+  w.span_chunks = 1;
+  return w;
 }
 
 static struct lw
 lw_open (void)
 {
-  struct lw w = { tmpfile (), 0 };
-  assert_non_null (w.f);
-  return w;
+  return lw_open_chunks (0);
 }
 
+/* Save the log of W in $CCE_TEST_DICT_SAVE, if set.  */
+static void
+lw_save (const struct lw *w)
+{
+  const char *dir = getenv ("CCE_TEST_DICT_SAVE");
+  char path[PATH_MAX];
+  FILE *f;
+  if (!dir || !*dir)
+    return;
+  if (lw_saved == 0)
+    {
+      snprintf (path, sizeof path, "%s/prog.dict", dir);
+      f = fopen (path, "wb");
+      assert_non_null (f);
+      assert_int_equal (fwrite (W.text, 1, W.len, f), W.len);
+      assert_int_equal (fclose (f), 0);
+    }
+  snprintf (path, sizeof path, "%s/%04d.log", dir, lw_saved++);
+  f = fopen (path, "wb");
+  assert_non_null (f);
+  assert_int_equal (fwrite (w->data, 1, w->len, f), w->len);
+  assert_int_equal (fclose (f), 0);
+}
+
+static int
+lw_rec_cmp (const void *a, const void *b)
+{
+  const struct lw_rec *x = a, *y = b;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The log of W as a temporary file at its start.  The records noted are
+   put in the order of the file.  */
 static FILE *
 lw_done (struct lw *w)
 {
+  if (!w->f)
+    {
+      w->f = tmpfile ();
+      assert_non_null (w->f);
+    }
+  rewind (w->f);
+  assert_int_equal (ftruncate (fileno (w->f), 0), 0);
+  if (w->len)
+    assert_int_equal (fwrite (w->data, 1, w->len, w->f), w->len);
   assert_int_equal (fflush (w->f), 0);
   rewind (w->f);
+  lw_save (w);
+  if (w->nrecs)
+    qsort (w->recs, w->nrecs, sizeof *w->recs, lw_rec_cmp);
   return w->f;
+}
+
+/* Free what W holds and close its file.  */
+static void
+lw_close (struct lw *w)
+{
+  if (w->f)
+    fclose (w->f);
+  free (w->data);
+  free (w->recs);
+  memset (w, 0, sizeof *w);
 }
 
 /* The contexts of the test program.  */
@@ -832,7 +1075,8 @@ contexts (struct ctx c[5])
 static void
 lw_ctx (struct lw *w, uint32_t thread, uint32_t tag, const struct ctx *c)
 {
-  lw_record (w, thread, tag, c->site, c->id, c->nstack, c->stack);
+  lw_record_full (w, CCE_LOG_RECORD_MARK, 0, thread, tag, c->site, c->id,
+                  c->nstack, c->stack, (size_t) -1, c->path);
 }
 
 /* Decode all of LOG in FMT; returns the output (malloc'd) and the status
@@ -870,19 +1114,86 @@ run (FILE *logf, enum cced_format fmt, enum cced_errcode *code,
   return buf;
 }
 
+/* The records format of the complete records W wrote, in the order of
+   its file (after lw_done); those without a path get "?".  */
+static char *
+lw_expect (const struct lw *w)
+{
+  char *buf = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream (&buf, &size);
+  assert_non_null (f);
+  for (size_t i = 0; i < w->nrecs; i++)
+    fprintf (f, "%" PRIu32 "\t%" PRIu32 "\t%s\n", w->recs[i].thread,
+             w->recs[i].tag, w->recs[i].path ? w->recs[i].path : "?");
+  assert_int_equal (fclose (f), 0);
+  return buf;
+}
+
+/* The log of W decoded in records format must be what W wrote, then end
+   with CODE (CCED_OK: the end of the log) and a message containing MSG.
+   Returns the reader's statistics in *ST (if not NULL).  */
 static void
-test_log_good (void **state)
+expect_records (struct lw *w, enum cced_errcode code, const char *msg,
+                struct cced_log_stats *st)
+{
+  char *buf = NULL, *want;
+  size_t size = 0;
+  FILE *of = open_memstream (&buf, &size);
+  struct cced_error e;
+  struct cced_log *log;
+  struct cced_output *out;
+  struct cced_record rec;
+  int r;
+
+  rewind (w->f);
+  log = cced_log_fopen (w->f, "test.log", W.prog, &e);
+  if (!log)
+    fail_msg ("log: %s", e.msg);
+  out = cced_output_new (W.prog, CCED_FORMAT_RECORDS, of, &e);
+  assert_non_null (out);
+  while ((r = cced_log_next (log, &rec, &e)) > 0)
+    assert_int_equal (cced_output_record (out, &rec, NULL), 0);
+  assert_int_equal (cced_output_finish (out, NULL), 0);
+  cced_output_free (out);
+  fclose (of);
+  want = lw_expect (w);
+  assert_string_equal (buf, want);
+  if (code == CCED_OK)
+    {
+      if (r < 0)
+        fail_msg ("error %d: %s", e.code, e.msg);
+    }
+  else
+    {
+      assert_int_equal (r, -1);
+      if (e.code != code)
+        fail_msg ("error %d (%s), expected %d", e.code, e.msg, code);
+      if (msg && !strstr (e.msg, msg))
+        fail_msg ("message '%s' lacks '%s'", e.msg, msg);
+    }
+  if (st)
+    cced_log_stats (log, st);
+  cced_log_close (log);
+  free (buf);
+  free (want);
+}
+
+/* The good log of test_log_good, with chunks of CHUNK bytes (0: none) in
+   the other byte order with SWAP.  */
+static void
+check_log_good (uint32_t chunk, int swap)
 {
   struct ctx c[5];
-  struct lw w = lw_open ();
+  struct lw w = lw_open_chunks (chunk);
   struct cced_error e;
   struct cced_log *log;
   struct cced_record rec;
+  struct cced_log_stats st;
   enum cced_errcode code;
-  char *out, expect[4096];
-  size_t n = 0;
-  (void) state;
+  char *out, *expect;
 
+  w.swap = swap;
   contexts (c);
   lw_header (&w);
   for (int i = 0; i < 5; i++)
@@ -896,42 +1207,64 @@ test_log_good (void **state)
     fail_msg ("%s", e.msg);
   assert_int_equal (cced_log_stamp (log), W.g->stamp);
   assert_int_equal (cced_log_pid (log), 4242);
-  assert_false (cced_log_swapped (log));
-  {
-    uint64_t off = sizeof (struct cce_log_header);
-    for (int i = 0; i < 6; i++)
-      {
-        const struct ctx *x = &c[i < 5 ? i : 0];
-        assert_int_equal (cced_log_next (log, &rec, &e), 1);
-        assert_int_equal (rec.index, i + 1);
-        assert_int_equal (rec.offset, off);
-        assert_int_equal (rec.thread, i < 5 ? 1 + i % 2 : 3);
-        assert_int_equal (rec.tag, i < 5 ? 10 + i : 7);
-        assert_int_equal (rec.site, x->site);
-        assert_int_equal (rec.id, x->id);
-        assert_int_equal (rec.nstack, x->nstack);
-        assert_int_equal (rec.module, 0);
-        for (size_t k = 0; k < x->nstack; k++)
-          {
-            assert_int_equal (rec.stack[k].id, x->stack[k].id);
-            assert_int_equal (rec.stack[k].site, x->stack[k].site);
-          }
-        off += sizeof (struct cce_log_record)
-               + x->nstack * sizeof (struct cce_log_frame);
-      }
-  }
+  assert_int_equal (cced_log_swapped (log), swap);
+  assert_int_equal (cced_log_chunk_size (log), chunk);
+  assert_int_equal (cced_log_nmodules (log), 0);
+  for (size_t i = 0; i < 6; i++)
+    {
+      const struct lw_rec *n = &w.recs[i];
+      const struct ctx *x = &c[n->tag == 7 ? 0 : n->tag - 10];
+      assert_int_equal (cced_log_next (log, &rec, &e), 1);
+      assert_int_equal (rec.index, i + 1);
+      assert_int_equal (rec.offset, n->off);
+      assert_int_equal (rec.thread, n->thread);
+      assert_int_equal (rec.tag, n->tag);
+      assert_int_equal (rec.site, x->site);
+      assert_int_equal (rec.id, x->id);
+      assert_int_equal (rec.nstack, x->nstack);
+      assert_int_equal (rec.module, 0);
+      for (size_t k = 0; k < x->nstack; k++)
+        {
+          assert_int_equal (rec.stack[k].id, x->stack[k].id);
+          assert_int_equal (rec.stack[k].site, x->stack[k].site);
+        }
+    }
   assert_int_equal (cced_log_next (log, &rec, &e), 0);
   assert_int_equal (cced_log_next (log, &rec, &e), 0);
+  cced_log_stats (log, &st);
+  assert_int_equal (st.records, 6);
+  assert_int_equal (st.torn, 0);
+  assert_int_equal (st.spans, chunk ? 3 : 0);
+  assert_int_equal (st.unused_chunks, 0);
+  assert_int_equal (st.skipped_chunks, 0);
+  assert_int_equal (cced_log_torn (log), 0);
   cced_log_close (log);
 
   /* records */
   rewind (w.f);
   out = run (w.f, CCED_FORMAT_RECORDS, &code, NULL, NULL);
   assert_int_equal (code, CCED_OK);
-  for (int i = 0; i < 5; i++)
-    n += sprintf (expect + n, "%d\t%d\t%s\n", 1 + i % 2, 10 + i, c[i].path);
-  n += sprintf (expect + n, "3\t7\t%s\n", c[0].path);
+  expect = lw_expect (&w);
   assert_string_equal (out, expect);
+  free (expect);
+  free (out);
+  if (chunk == 0)
+    assert_string_equal (out = lw_expect (&w),
+                         "1\t10\tmain;leaf\n"
+                         "2\t11\tmain;work;helper;leaf\n"
+                         "1\t12\tmain;work;qsort;cb\n"
+                         "2\t13\tmain;rec;rec;rec\n"
+                         "1\t14\tmain;cb\n"
+                         "3\t7\tmain;leaf\n");
+  else
+    /* A span per thread: thread 1's records, then 2's, then 3's.  */
+    assert_string_equal (out = lw_expect (&w),
+                         "1\t10\tmain;leaf\n"
+                         "1\t12\tmain;work;qsort;cb\n"
+                         "1\t14\tmain;cb\n"
+                         "2\t11\tmain;work;helper;leaf\n"
+                         "2\t13\tmain;rec;rec;rec\n"
+                         "3\t7\tmain;leaf\n");
   free (out);
 
   /* folded */
@@ -946,44 +1279,55 @@ test_log_good (void **state)
   free (out);
 
   /* text */
-  rewind (w.f);
-  out = run (w.f, CCED_FORMAT_TEXT, &code, NULL, NULL);
-  assert_int_equal (code, CCED_OK);
-  assert_string_equal (out,
-                       "record 1: thread 1 tag 10\n"
-                       "  #0  leaf (hello.c:42:3)\n"
-                       "  #1  main (hello.c:13:3)\n"
-                       "\n"
-                       "record 2: thread 2 tag 11\n"
-                       "  #0  leaf (hello.c:42:3)\n"
-                       "  #1  helper (hello.c:32:7) [inlined]\n"
-                       "  #2  work (hello.c:22:5)\n"
-                       "  #3  main (hello.c:12:3)\n"
-                       "\n"
-                       "record 3: thread 1 tag 12\n"
-                       "  #0  cb (cb.c:52:3)\n"
-                       "  #1  qsort [external]\n"
-                       "  #2  work (hello.c:24:3)\n"
-                       "  #3  main (hello.c:12:3)\n"
-                       "\n"
-                       "record 4: thread 2 tag 13\n"
-                       "  #0  rec\n"
-                       "  #1  rec (hello.c:62:5)\n"
-                       "  #2  rec (hello.c:62:5)\n"
-                       "  #3  main (hello.c:15:3)\n"
-                       "\n"
-                       "record 5: thread 1 tag 14\n"
-                       "  #0  cb (cb.c:52:3)\n"
-                       "  #1  main (hello.c:14:3)\n"
-                       "\n"
-                       "record 6: thread 3 tag 7\n"
-                       "  #0  leaf (hello.c:42:3)\n"
-                       "  #1  main (hello.c:13:3)\n");
-  free (out);
-  fclose (w.f);
+  if (chunk == 0)
+    {
+      rewind (w.f);
+      out = run (w.f, CCED_FORMAT_TEXT, &code, NULL, NULL);
+      assert_int_equal (code, CCED_OK);
+      assert_string_equal (out,
+                           "record 1: thread 1 tag 10\n"
+                           "  #0  leaf (hello.c:42:3)\n"
+                           "  #1  main (hello.c:13:3)\n"
+                           "\n"
+                           "record 2: thread 2 tag 11\n"
+                           "  #0  leaf (hello.c:42:3)\n"
+                           "  #1  helper (hello.c:32:7) [inlined]\n"
+                           "  #2  work (hello.c:22:5)\n"
+                           "  #3  main (hello.c:12:3)\n"
+                           "\n"
+                           "record 3: thread 1 tag 12\n"
+                           "  #0  cb (cb.c:52:3)\n"
+                           "  #1  qsort [external]\n"
+                           "  #2  work (hello.c:24:3)\n"
+                           "  #3  main (hello.c:12:3)\n"
+                           "\n"
+                           "record 4: thread 2 tag 13\n"
+                           "  #0  rec\n"
+                           "  #1  rec (hello.c:62:5)\n"
+                           "  #2  rec (hello.c:62:5)\n"
+                           "  #3  main (hello.c:15:3)\n"
+                           "\n"
+                           "record 5: thread 1 tag 14\n"
+                           "  #0  cb (cb.c:52:3)\n"
+                           "  #1  main (hello.c:14:3)\n"
+                           "\n"
+                           "record 6: thread 3 tag 7\n"
+                           "  #0  leaf (hello.c:42:3)\n"
+                           "  #1  main (hello.c:13:3)\n");
+      free (out);
+    }
+  lw_close (&w);
 }
 
-/* Records that cannot be decoded are incomplete, not errors.  */
+static void
+test_log_good (void **state)
+{
+  (void) state;
+  check_log_good (0, 0);
+  check_log_good (CHUNK, 0);
+  check_log_good (65536, 0);
+}
+
 static void
 test_log_incomplete (void **state)
 {
@@ -1094,21 +1438,24 @@ test_log_incomplete (void **state)
     assert_string_equal (cced_frame_name (W.g, &p.frames[1]), "leaf");
     cced_decoder_free (d);
   }
-  fclose (w.f);
+  lw_close (&w);
 }
 
+/* The log of W, which lw_done has not made yet, must be refused with
+   CODE and a message containing MSG.  W is closed.  */
 static void
-expect_log_error (FILE *f, enum cced_errcode code, const char *msg)
+expect_log_error (struct lw *w, enum cced_errcode code, const char *msg)
 {
   struct cced_error e;
-  struct cced_log *log = cced_log_fopen (f, "test.log", W.prog, &e);
+  struct cced_log *log = cced_log_fopen (lw_done (w), "test.log", W.prog,
+                                         &e);
   if (log)
     fail_msg ("log accepted, expected: %s", msg ? msg : "an error");
   if (e.code != code)
     fail_msg ("error %d (%s), expected %d", e.code, e.msg, code);
   if (msg && !strstr (e.msg, msg))
     fail_msg ("message '%s' lacks '%s'", e.msg, msg);
-  fclose (f);
+  lw_close (w);
 }
 
 static void
@@ -1120,58 +1467,162 @@ test_log_bad_header (void **state)
 
   w = lw_open ();
   lw_header_full (&w, "CCE-LOX", CCE_LOG_VERSION, sizeof h, W.g->stamp);
-  expect_log_error (lw_done (&w), CCED_E_LOG_MAGIC, "not a cce log");
+  expect_log_error (&w, CCED_E_LOG_MAGIC, "not a cce log");
 
   w = lw_open ();
   lw_put (&w, "cce-dict 1 0123\n", 16);
-  expect_log_error (lw_done (&w), CCED_E_LOG_MAGIC, "not a cce log");
+  expect_log_error (&w, CCED_E_LOG_MAGIC, "not a cce log");
 
   w = lw_open ();
   lw_put (&w, "hi", 2);
-  expect_log_error (lw_done (&w), CCED_E_LOG_MAGIC, "not a cce log");
+  expect_log_error (&w, CCED_E_LOG_MAGIC, "not a cce log");
 
-  w = lw_open ();
-  lw_header_full (&w, CCE_LOG_MAGIC, 1, sizeof h, W.g->stamp);
-  expect_log_error (lw_done (&w), CCED_E_LOG_VERSION, "version 1");
-
-  w = lw_open ();
-  lw_header_full (&w, CCE_LOG_MAGIC, 3, sizeof h, W.g->stamp);
-  expect_log_error (lw_done (&w), CCED_E_LOG_VERSION, "version 3");
-
-  w = lw_open ();
-  lw_header_full (&w, CCE_LOG_MAGIC, 0, sizeof h, W.g->stamp);
-  expect_log_error (lw_done (&w), CCED_E_LOG_VERSION, "version 0");
+  /* Other versions, in either byte order.  */
+  for (int swap = 0; swap < 2; swap++)
+    {
+      static const uint32_t versions[] = { 0, 1, 2, 4, 0x03000000 };
+      for (size_t i = 0; i < sizeof versions / sizeof *versions; i++)
+        {
+          char msg[64];
+          w = lw_open ();
+          w.swap = swap;
+          lw_header_full (&w, CCE_LOG_MAGIC, versions[i], sizeof h,
+                          W.g->stamp);
+          /* The version is read in either byte order.  */
+          snprintf (msg, sizeof msg, "unsupported log version %" PRIu32
+                    " (expected 3)", versions[i] == 0x03000000
+                    ? 3 : versions[i]);
+          if (versions[i] == 0x03000000)
+            {
+              lw_close (&w);
+              continue;
+            }
+          expect_log_error (&w, CCED_E_LOG_VERSION, msg);
+        }
+    }
 
   w = lw_open ();
   lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, 16, W.g->stamp);
-  expect_log_error (lw_done (&w), CCED_E_LOG_HEADER, "header size 16");
+  expect_log_error (&w, CCED_E_LOG_HEADER, "header size 16");
 
   w = lw_open ();
-  lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, 1u << 30, W.g->stamp);
-  expect_log_error (lw_done (&w), CCED_E_LOG_HEADER, "header size");
+  lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, 44, W.g->stamp);
+  expect_log_error (&w, CCED_E_LOG_HEADER, "bad log header size 44");
+
+  /* A header size far past the end of the file.  */
+  w = lw_open ();
+  lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, sizeof h, W.g->stamp);
+  h.header_size = 1u << 30;
+  lw_put_at (&w, offsetof (struct cce_log_header, header_size),
+             &h.header_size, sizeof h.header_size);
+  expect_log_error (&w, CCED_E_LOG_HEADER,
+                    "truncated log header (40 of 1073741824 bytes)");
+
+  /* Chunk sizes: 0 or a power of two of at least 4096; the header a
+     multiple of it.  */
+  {
+    static const uint32_t bad[] = { 8, 1000, 2048, 4095, 4097, 12288,
+                                    UINT32_MAX };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+      {
+        char msg[64];
+        w = lw_open_chunks (bad[i]);
+        lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, sizeof h,
+                        W.g->stamp);
+        snprintf (msg, sizeof msg, "bad chunk size %" PRIu32, bad[i]);
+        expect_log_error (&w, CCED_E_LOG_HEADER, msg);
+      }
+  }
+  w = lw_open_chunks (CHUNK);
+  lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, 6144, W.g->stamp);
+  expect_log_error (&w, CCED_E_LOG_HEADER, "bad log header size 6144"
+                    " (expected a multiple of 4096, at least 40)");
+  w = lw_open_chunks (CHUNK);
+  lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, sizeof h, W.g->stamp);
+  expect_log_error (&w, CCED_E_LOG_HEADER, "bad log header size 40");
 
   /* Empty, and truncated headers.  */
   w = lw_open ();
-  expect_log_error (lw_done (&w), CCED_E_LOG_HEADER, "empty log");
+  expect_log_error (&w, CCED_E_LOG_HEADER, "empty log");
   for (size_t n = 1; n < sizeof h; n++)
     {
-      char *buf;
-      size_t size;
-      FILE *m = open_memstream (&buf, &size);
-      struct lw mw = { m, 0 };
+      struct lw mw = lw_open ();
       lw_header (&mw);
-      fclose (m);
       w = lw_open ();
-      lw_put (&w, buf, n);
-      expect_log_error (lw_done (&w), CCED_E_LOG_HEADER, "truncated");
-      free (buf);
+      lw_put (&w, mw.data, n);
+      expect_log_error (&w, CCED_E_LOG_HEADER, "truncated");
+      lw_close (&mw);
     }
-  /* A bigger header, cut in its padding.  */
+  /* Bigger headers, cut in their padding.  */
   w = lw_open ();
   lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, 56, W.g->stamp);
-  assert_int_equal (fflush (w.f), 0);
-  assert_int_equal (ftruncate (fileno (w.f), 48), 0);
-  expect_log_error (lw_done (&w), CCED_E_LOG_HEADER, "truncated");
+  w.len = 48;
+  expect_log_error (&w, CCED_E_LOG_HEADER, "truncated log header (48 of 56"
+                    " bytes)");
+  w = lw_open_chunks (CHUNK);
+  lw_header (&w);
+  w.len = CHUNK - 8;
+  expect_log_error (&w, CCED_E_LOG_HEADER, "truncated log header (4088 of"
+                    " 4096 bytes)");
+}
+
+/* The module table of the header.  */
+static void
+test_log_modules (void **state)
+{
+  static const char *const paths[] = { "/usr/lib/libfoo.so.1", "/a",
+                                       "/lib/x86_64-linux-gnu/libc.so.6" };
+  (void) state;
+
+  for (uint32_t chunk = 0; chunk <= CHUNK; chunk += CHUNK)
+    for (int bad = 0; bad < 4; bad++)
+      {
+        struct lw w = lw_open_chunks (chunk);
+        struct cce_log_header h;
+        struct cced_error e;
+        struct cced_log *log;
+        size_t end;
+        uint32_t nmod = bad == 1 ? 4 : 3;
+        lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, sizeof h,
+                        W.g->stamp);
+        for (size_t i = 0; i < 3; i++)
+          {
+            struct cce_log_module m = { (uint32_t) strlen (paths[i]), 0 };
+            if (bad == 2 && i == 1)
+              m.pathlen = 0;
+            if (bad == 3 && i == 2)
+              m.pathlen = 1u << 20;
+            lw_put (&w, &m, sizeof m);
+            lw_put (&w, paths[i], strlen (paths[i]));
+            lw_room (&w, w.len, (8 - w.len % 8) % 8);
+          }
+        end = w.len;
+        if (chunk)
+          lw_room (&w, w.len, chunk - w.len % chunk);
+        memcpy (&h, w.data, sizeof h);
+        h.nmodules = nmod;
+        h.header_size = (uint32_t) (chunk ? w.len : end);
+        memcpy (w.data, &h, sizeof h);
+        log = cced_log_fopen (lw_done (&w), "t", W.prog, &e);
+        if (bad)
+          {
+            assert_null (log);
+            assert_int_equal (e.code, CCED_E_LOG_HEADER);
+            assert_string_equal (e.msg, "bad module table in the log"
+                                 " header");
+          }
+        else
+          {
+            if (!log)
+              fail_msg ("%s", e.msg);
+            assert_int_equal (cced_log_nmodules (log), 3);
+            for (size_t i = 0; i < 3; i++)
+              assert_string_equal (cced_log_module (log, i), paths[i]);
+            assert_null (cced_log_module (log, 3));
+            cced_log_close (log);
+          }
+        lw_close (&w);
+      }
 }
 
 static void
@@ -1183,13 +1634,13 @@ test_log_stamp (void **state)
   w = lw_open ();
   lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION,
                   sizeof (struct cce_log_header), W.g->stamp ^ 1);
-  expect_log_error (lw_done (&w), CCED_E_STAMP,
+  expect_log_error (&w, CCED_E_STAMP,
                     "log was written by a different build of ./hello");
 
   w = lw_open ();
   lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION,
                   sizeof (struct cce_log_header), 0);
-  expect_log_error (lw_done (&w), CCED_E_NO_STAMP,
+  expect_log_error (&w, CCED_E_NO_STAMP,
                     "log written by a program without a dictionary");
 }
 
@@ -1219,11 +1670,11 @@ test_log_truncated (void **state)
 
   contexts (c);
   lw_header (&w);
-  ends[0] = ftell (w.f);
+  ends[0] = (long) w.len;
   for (int i = 0; i < 5; i++)
     {
       lw_ctx (&w, 1, i, &c[i]);
-      ends[i + 1] = ftell (w.f);
+      ends[i + 1] = (long) w.len;
     }
   lw_done (&w);
 
@@ -1270,7 +1721,7 @@ test_log_truncated (void **state)
     cced_log_close (log);
     fclose (t);
   }
-  fclose (w.f);
+  lw_close (&w);
 }
 
 static void
@@ -1288,6 +1739,7 @@ test_log_absurd_nstack (void **state)
   lw_header (&w);
   lw_ctx (&w, 1, 1, &c[0]);
   memset (&r, 0, sizeof r);
+  r.mark = CCE_LOG_RECORD_MARK;
   r.thread = 1;
   r.site = S3;
   r.nstack = CCED_MAX_NSTACK + 1;
@@ -1301,7 +1753,7 @@ test_log_absurd_nstack (void **state)
   assert_int_equal (e.code, CCED_E_CORRUPT);
   assert_non_null (strstr (e.msg, "corrupt record at offset 72"));
   cced_log_close (log);
-  fclose (w.f);
+  lw_close (&w);
 
   /* Big but allowed: the file ends long before; no huge allocation.  */
   w = lw_open ();
@@ -1316,7 +1768,7 @@ test_log_absurd_nstack (void **state)
   assert_int_equal (e.code, CCED_E_TRUNCATED);
   assert_string_equal (e.msg, "truncated record at offset 40");
   cced_log_close (log);
-  fclose (w.f);
+  lw_close (&w);
 }
 
 static void
@@ -1350,11 +1802,11 @@ test_log_swapped (void **state)
                   c[i].path);
   assert_string_equal (out, expect);
   free (out);
-  fclose (w.f);
+  lw_close (&w);
 }
 
-/* Headers longer than the struct: the rest is skipped, and the frames of
-   the records may then be unaligned.  */
+/* Headers longer than the struct and the module table: the rest is
+   skipped.  */
 static void
 test_log_header_padding (void **state)
 {
@@ -1362,7 +1814,7 @@ test_log_header_padding (void **state)
   (void) state;
 
   contexts (c);
-  for (uint32_t hs = 40; hs <= 52; hs += 4)
+  for (uint32_t hs = 40; hs <= 64; hs += 8)
     {
       struct lw w = lw_open ();
       enum cced_errcode code;
@@ -1378,8 +1830,20 @@ test_log_header_padding (void **state)
         n += sprintf (expect + n, "1\t%d\t%s\n", i, c[i].path);
       assert_string_equal (out, expect);
       free (out);
-      fclose (w.f);
+      lw_close (&w);
     }
+  /* With chunks: a header of two.  */
+  {
+    struct lw w = lw_open_chunks (CHUNK);
+    lw_header_full (&w, CCE_LOG_MAGIC, CCE_LOG_VERSION, 2 * CHUNK,
+                    W.g->stamp);
+    for (int i = 0; i < 5; i++)
+      lw_ctx (&w, 1, i, &c[i]);
+    lw_done (&w);
+    expect_records (&w, CCED_OK, NULL, NULL);
+    assert_int_equal (w.recs[0].off, 2 * CHUNK + 16);
+    lw_close (&w);
+  }
 }
 
 /* Many records across the reader's buffer boundaries, and a record
@@ -1451,7 +1915,455 @@ test_log_streaming (void **state)
     assert_memory_equal (p, "9\t9\tmain;rec;rec;", 17);
   }
   free (out);
-  fclose (w.f);
+  lw_close (&w);
+}
+
+/* Spans of several chunks: records cross chunk boundaries inside their
+   span, and a deep record takes a span of its own, of several chunks.  */
+static void
+test_log_spans_of_several_chunks (void **state)
+{
+  struct ctx c[5];
+  struct lw w = lw_open_chunks (CHUNK);
+  struct cced_log_stats st;
+  struct cce_stack_entry deep[1000];
+  int crossing = 0;
+  (void) state;
+
+  contexts (c);
+  deep[0] = c[3].stack[0];
+  for (size_t i = 1; i < 1000; i++)
+    deep[i] = c[3].stack[1];
+  w.span_chunks = 3;
+  lw_header (&w);
+  for (int i = 0; i < 2000; i++)
+    lw_ctx (&w, 1 + (i / 50) % 2, i, &c[i % 5]);
+  lw_record_full (&w, CCE_LOG_RECORD_MARK, 0, 2, 9999, S9, c[3].id, 1000,
+                  deep, (size_t) -1, NULL);
+  lw_ctx (&w, 1, 10000, &c[1]);
+  lw_done (&w);
+  for (size_t i = 0; i < w.nrecs; i++)
+    if (w.recs[i].off / CHUNK
+        != (w.recs[i].off + w.recs[i].size - 1) / CHUNK)
+      crossing++;
+  assert_true (crossing > 3);
+  /* The deep record's path, for the expectation.  */
+  {
+    static char path[8 * 1002];
+    size_t n = sprintf (path, "main");
+    for (size_t i = 0; i <= 1000; i++)
+      n += sprintf (path + n, ";rec");
+    for (size_t i = 0; i < w.nrecs; i++)
+      if (w.recs[i].tag == 9999)
+        w.recs[i].path = path;
+  }
+  expect_records (&w, CCED_OK, NULL, &st);
+  assert_int_equal (st.records, 2002);
+  assert_int_equal (st.spans, w.spans_made);
+  assert_int_equal (st.torn, 0);
+  assert_int_equal (st.unused_chunks, 0);
+  assert_int_equal (w.len % CHUNK, 0);
+  lw_close (&w);
+}
+
+/* Chunks of 0 between spans and at the end are skipped; the records
+   after them are read.  A chunk that starts with 0 but holds other bytes
+   is skipped too, and counted apart.  */
+static void
+test_log_unused_chunks (void **state)
+{
+  struct ctx c[5];
+  struct lw w = lw_open_chunks (CHUNK);
+  struct cced_log_stats st;
+  size_t off;
+  (void) state;
+
+  contexts (c);
+  lw_header (&w);
+  lw_unused (&w, 1);                 /* before any span */
+  lw_ctx (&w, 1, 1, &c[0]);
+  lw_ctx (&w, 1, 2, &c[1]);
+  lw_unused (&w, 2);
+  lw_ctx (&w, 2, 3, &c[2]);
+  off = w.len;
+  lw_unused (&w, 1);
+  lw_put_at (&w, off + 100, "x", 1);  /* not empty */
+  w.nspans = 0;                       /* new spans from here */
+  lw_ctx (&w, 1, 4, &c[3]);
+  lw_ctx (&w, 2, 5, &c[4]);
+  lw_unused (&w, 3);                  /* at the end */
+  lw_done (&w);
+  expect_records (&w, CCED_OK, NULL, &st);
+  assert_int_equal (st.records, 5);
+  assert_int_equal (st.spans, 4);
+  assert_int_equal (st.unused_chunks, 6);
+  assert_int_equal (st.skipped_chunks, 1);
+  assert_int_equal (st.torn, 0);
+  lw_close (&w);
+}
+
+/* A torn record, the last of its span, is skipped and counted, however
+   much of it was written; the records of the other spans are read.  */
+static void
+test_log_torn (void **state)
+{
+  struct ctx c[5];
+  struct cced_log_stats st;
+  size_t rsize = sizeof (struct cce_log_record);
+  /* How much of the torn record was written: every field in turn.  */
+  static const size_t keeps[] = { 8, 16, 24, 28, 32, 40, 48, 64, 100 };
+  (void) state;
+
+  contexts (c);
+  for (int swap = 0; swap < 2; swap++)
+    for (size_t k = 0; k < sizeof keeps / sizeof *keeps; k++)
+      {
+        struct lw w = lw_open_chunks (CHUNK);
+        w.swap = swap;
+        lw_header (&w);
+        lw_ctx (&w, 1, 1, &c[0]);
+        lw_ctx (&w, 2, 2, &c[1]);
+        lw_ctx (&w, 1, 3, &c[2]);
+        /* Thread 1 dies while writing main -> rec -> rec -> rec.  */
+        lw_record_full (&w, 0, 0, 1, 4, c[3].site, c[3].id, c[3].nstack,
+                        c[3].stack, keeps[k], NULL);
+        lw_ctx (&w, 2, 5, &c[4]);
+        lw_done (&w);
+        expect_records (&w, CCED_OK, NULL, &st);
+        assert_int_equal (st.records, 4);
+        assert_int_equal (st.torn, 1);
+        assert_int_equal (st.spans, 2);
+        lw_close (&w);
+      }
+
+  /* Torn first records of their spans, in two threads; the last span
+     full to its end.  */
+  {
+    struct lw w = lw_open_chunks (CHUNK);
+    size_t fill, n;
+    lw_header (&w);
+    lw_record_full (&w, 0, 0, 1, 1, c[0].site, c[0].id, 0, NULL, 4 + rsize,
+                    NULL);
+    lw_record_full (&w, 0, 0, 2, 2, c[0].site, c[0].id, 0, NULL, 8, NULL);
+    lw_ctx (&w, 3, 3, &c[0]);
+    /* Thread 3 fills its span to the end: 126 records of 32 bytes and
+       one of 48 after the span header.  */
+    fill = (CHUNK - sizeof (struct cce_log_span) - 48) / rsize;
+    for (n = 1; n < fill; n++)
+      lw_ctx (&w, 3, 3 + n, &c[0]);
+    lw_ctx (&w, 3, 999, &c[2]);
+    fill++;
+    assert_int_equal (w.spans[2].pos, w.spans[2].end);
+    assert_int_equal (w.len, 4 * CHUNK);
+    lw_done (&w);
+    expect_records (&w, CCED_OK, NULL, &st);
+    assert_int_equal (st.records, fill);
+    assert_int_equal (st.torn, 2);
+    assert_int_equal (st.spans, 3);
+    assert_int_equal (w.spans_made, 3);
+    lw_close (&w);
+  }
+}
+
+/* The spans of several threads interleave: the records come in the
+   order of the file, each thread's in the order it wrote them.  */
+static void
+test_log_threads_interleaved (void **state)
+{
+  struct ctx c[5];
+  struct lw w = lw_open_chunks (CHUNK);
+  struct cced_log_stats st;
+  uint32_t next[5] = { 0 };
+  unsigned seed = 12345;
+  (void) state;
+
+  contexts (c);
+  lw_header (&w);
+  for (int i = 0; i < 2000; i++)
+    {
+      uint32_t t;
+      seed = seed * 1103515245 + 12345;
+      t = 1 + (seed >> 16) % 4;
+      lw_ctx (&w, t, t << 16 | next[t]++, &c[(seed >> 8) % 5]);
+    }
+  lw_done (&w);
+  assert_true (w.spans_made > 20);
+  expect_records (&w, CCED_OK, NULL, &st);
+  assert_int_equal (st.spans, w.spans_made);
+  memset (next, 0, sizeof next);
+  for (size_t i = 0; i < w.nrecs; i++)
+    {
+      uint32_t t = w.recs[i].thread;
+      assert_int_equal (w.recs[i].tag, t << 16 | next[t]);
+      next[t]++;
+    }
+  lw_close (&w);
+}
+
+/* Spans of level 1 (records of a signal handler that interrupted
+   cce_log) between and before the level-0 spans of the same thread.  */
+static void
+test_log_levels (void **state)
+{
+  struct ctx c[5];
+  struct lw w = lw_open_chunks (CHUNK);
+  struct cced_log_stats st;
+  (void) state;
+
+  contexts (c);
+  lw_header (&w);
+  lw_record_full (&w, CCE_LOG_RECORD_MARK, 1, 1, 100, c[4].site, c[4].id,
+                  c[4].nstack, c[4].stack, (size_t) -1, c[4].path);
+  lw_ctx (&w, 1, 1, &c[0]);
+  lw_record_full (&w, CCE_LOG_RECORD_MARK, 1, 1, 101, c[2].site, c[2].id,
+                  c[2].nstack, c[2].stack, (size_t) -1, c[2].path);
+  lw_record_full (&w, CCE_LOG_RECORD_MARK, 2, 1, 200, c[3].site, c[3].id,
+                  c[3].nstack, c[3].stack, (size_t) -1, c[3].path);
+  lw_ctx (&w, 1, 2, &c[1]);
+  lw_done (&w);
+  expect_records (&w, CCED_OK, NULL, &st);
+  assert_int_equal (st.spans, 3);
+  assert_int_equal (w.recs[0].tag, 100);
+  assert_int_equal (w.recs[1].tag, 101);
+  assert_int_equal (w.recs[2].tag, 1);
+  lw_close (&w);
+}
+
+/* Cut short anywhere inside a span or a chunk: the complete records
+   before the cut, then CCED_E_TRUNCATED; cut between spans: the end.  */
+static void
+test_log_truncated_chunks (void **state)
+{
+  struct ctx c[5];
+  struct lw w = lw_open_chunks (CHUNK);
+  size_t spans[8], nspans = 0;
+  (void) state;
+
+  contexts (c);
+  w.span_chunks = 2;
+  lw_header (&w);
+  for (int i = 0; i < 150; i++)
+    lw_ctx (&w, 1 + i / 100, i, &c[i % 5]);
+  lw_unused (&w, 1);
+  w.nspans = 0;
+  lw_ctx (&w, 1, 1000, &c[0]);
+  lw_done (&w);
+  /* Where the spans and the unused chunks start.  */
+  for (size_t off = CHUNK; off < w.len;)
+    {
+      struct cce_log_span s;
+      memcpy (&s, w.data + off, sizeof s);
+      spans[nspans++] = off;
+      off += s.mark ? (size_t) s.chunks * CHUNK : CHUNK;
+    }
+  assert_int_equal (nspans, 4);
+  spans[nspans] = w.len;
+
+  for (size_t n = CHUNK; n <= w.len; n += (n % CHUNK < 64 ? 1 : 8))
+    {
+      struct lw t = lw_open_chunks (CHUNK);
+      size_t complete = 0, boundary = 0, start = 0;
+      char msg[128];
+      lw_put (&t, w.data, n);
+      for (size_t i = 0; i < w.nrecs; i++)
+        if (w.recs[i].off + w.recs[i].size <= n)
+          complete = i + 1;
+      t.recs = malloc ((complete ? complete : 1) * sizeof *t.recs);
+      memcpy (t.recs, w.recs, complete * sizeof *t.recs);
+      t.nrecs = complete;
+      for (size_t i = 0; i <= nspans; i++)
+        {
+          if (spans[i] == n)
+            boundary = 1;
+          if (spans[i] < n)
+            start = spans[i];
+        }
+      t.f = tmpfile ();
+      assert_int_equal (fwrite (t.data, 1, t.len, t.f), t.len);
+      fflush (t.f);
+      if (n == CHUNK || boundary)
+        expect_records (&t, CCED_OK, NULL, NULL);
+      else
+        {
+          snprintf (msg, sizeof msg, "truncated log: it ends at offset %zu,"
+                    " inside the %s at offset %zu", n,
+                    w.data[start] && n - start >= sizeof (struct cce_log_span)
+                    ? "span" : "chunk", start);
+          expect_records (&t, CCED_E_TRUNCATED, msg, NULL);
+        }
+      lw_close (&t);
+    }
+  lw_close (&w);
+}
+
+/* Damage gives CCED_E_CORRUPT after the records before it.  */
+static void
+test_log_corrupt (void **state)
+{
+  struct ctx c[5];
+  struct lw w;
+  struct cced_log_stats st;
+  size_t off;
+  (void) state;
+
+  contexts (c);
+  /* A chunk that starts with neither a span header nor 0.  */
+  w = lw_open_chunks (CHUNK);
+  lw_header (&w);
+  lw_ctx (&w, 1, 1, &c[0]);
+  lw_unused (&w, 1);
+  lw_put_at (&w, 2 * CHUNK, "garbage!", 8);
+  lw_done (&w);
+  expect_records (&w, CCED_E_CORRUPT, "corrupt log at offset 8192 (a chunk"
+                  " that starts with neither a span header nor 0)", NULL);
+  lw_close (&w);
+
+  /* Span headers with 0 chunks, thread 0.  */
+  for (int k = 0; k < 2; k++)
+    {
+      w = lw_open_chunks (CHUNK);
+      lw_header (&w);
+      lw_ctx (&w, 1, 1, &c[0]);
+      lw_unused (&w, 1);
+      lw_span_header (&w, 2 * CHUNK, CCE_LOG_SPAN_MARK, k ? 0 : 2, k, 0);
+      lw_done (&w);
+      expect_records (&w, CCED_E_CORRUPT, k ? "corrupt span header at"
+                      " offset 8192 (thread 0, 1 chunks)"
+                      : "corrupt span header at offset 8192 (thread 2,"
+                      " 0 chunks)", NULL);
+      lw_close (&w);
+    }
+
+  /* Records with a bad mark, another thread's, past the end of the
+     span, with too many ccStack entries.  */
+  for (int k = 0; k < 4; k++)
+    {
+      static const char *const msgs[] = {
+        "corrupt record at offset 4192 (mark 0x12345678)",
+        "corrupt record at offset 4192 (thread 2 in a span of thread 1)",
+        "corrupt record at offset 4192 (1000 ccStack entries, past the end"
+        " of its span)",
+        "corrupt record at offset 4192 (268435457 ccStack entries)",
+      };
+      struct cce_log_record r;
+      w = lw_open_chunks (CHUNK);
+      lw_header (&w);
+      lw_ctx (&w, 1, 1, &c[0]);
+      lw_ctx (&w, 1, 2, &c[2]);
+      off = lw_record_full (&w, CCE_LOG_RECORD_MARK, 0, 1, 3, S3, 0, 0, NULL,
+                            (size_t) -1, NULL);
+      w.nrecs--;
+      memcpy (&r, w.data + off, sizeof r);
+      if (k == 0)
+        r.mark = 0x12345678;
+      else if (k == 1)
+        r.thread = 2;
+      else if (k == 2)
+        r.nstack = 1000;
+      else
+        r.nstack = CCED_MAX_NSTACK + 1;
+      lw_put_at (&w, off, &r, sizeof r);
+      lw_ctx (&w, 2, 4, &c[0]);       /* not read */
+      w.nrecs--;
+      lw_done (&w);
+      expect_records (&w, CCED_E_CORRUPT, msgs[k], &st);
+      assert_int_equal (st.records, 2);
+      lw_close (&w);
+    }
+
+  /* A span of 2^32 - 1 chunks in a short file: cut short, and nothing
+     big is allocated.  */
+  w = lw_open_chunks (CHUNK);
+  lw_header (&w);
+  lw_ctx (&w, 1, 1, &c[0]);
+  lw_span_header (&w, CHUNK, CCE_LOG_SPAN_MARK, 1, UINT32_MAX, 0);
+  lw_done (&w);
+  expect_records (&w, CCED_E_TRUNCATED, "truncated log: it ends at offset"
+                  " 8192, inside the span at offset 4096", NULL);
+  lw_close (&w);
+
+  /* Without chunks: every record has its mark.  */
+  for (int k = 0; k < 2; k++)
+    {
+      w = lw_open ();
+      lw_header (&w);
+      lw_ctx (&w, 1, 1, &c[0]);
+      lw_record_full (&w, k ? 0x52454344 : 0, 0, 1, 2, S3, 0, 0, NULL,
+                      (size_t) -1, NULL);
+      lw_done (&w);
+      expect_records (&w, CCED_E_CORRUPT, k ? "corrupt record at offset 72"
+                      " (mark 0x52454344)" : "corrupt record at offset 72"
+                      " (mark 0x00000000)", NULL);
+      lw_close (&w);
+    }
+}
+
+/* Logs with chunks in the other byte order, with a torn record.  */
+static void
+test_log_swapped_chunks (void **state)
+{
+  struct ctx c[5];
+  struct cced_log_stats st;
+  (void) state;
+
+  contexts (c);
+  for (uint32_t chunk = CHUNK; chunk <= 16384; chunk *= 4)
+    {
+      struct lw w = lw_open_chunks (chunk);
+      w.swap = 1;
+      w.span_chunks = 2;
+      lw_header (&w);
+      for (int i = 0; i < 500; i++)
+        lw_ctx (&w, 0x01020304 + i % 3, 0xa0b0c0d0 + i, &c[i % 5]);
+      lw_unused (&w, 1);
+      lw_record_full (&w, 0, 0, 0x01020304, 1, S3, 5, 0, NULL, 12, NULL);
+      lw_done (&w);
+      expect_records (&w, CCED_OK, NULL, &st);
+      assert_int_equal (st.records, 500);
+      assert_int_equal (st.torn, 1);
+      assert_int_equal (st.unused_chunks, 1);
+      lw_close (&w);
+    }
+}
+
+/* The records of test_log_streaming in a log with chunks: spans of
+   several threads, and a record of 1.6 MB in a span of its own.  */
+static void
+test_log_streaming_chunks (void **state)
+{
+  struct ctx c[5];
+  struct lw w = lw_open_chunks (CHUNK);
+  struct cced_log_stats st;
+  struct cce_stack_entry *deep;
+  size_t ndeep = 100000, n;
+  char *path;
+  (void) state;
+
+  contexts (c);
+  deep = malloc (ndeep * sizeof *deep);
+  deep[0] = c[3].stack[0];
+  for (size_t i = 1; i < ndeep; i++)
+    deep[i] = c[3].stack[1];
+  path = malloc (8 * ndeep);
+  n = sprintf (path, "main");
+  for (size_t i = 0; i <= ndeep; i++)
+    n += sprintf (path + n, ";rec");
+
+  w.span_chunks = 4;
+  lw_header (&w);
+  for (int i = 0; i < 60000; i++)
+    lw_ctx (&w, 1 + i % 7, i, &c[i % 5]);
+  lw_record_full (&w, CCE_LOG_RECORD_MARK, 0, 3, 9, S9, c[3].id, ndeep,
+                  deep, (size_t) -1, path);
+  for (int i = 0; i < 1000; i++)
+    lw_ctx (&w, 8, i, &c[(i * 3) % 5]);
+  lw_done (&w);
+  expect_records (&w, CCED_OK, NULL, &st);
+  assert_int_equal (st.records, 61001);
+  assert_int_equal (st.spans, w.spans_made);
+  lw_close (&w);
+  free (deep);
+  free (path);
 }
 
 /* Mostly distinct records: the cache gives up for a while; the output
@@ -1521,7 +2433,7 @@ test_output_many_contexts (void **state)
         }
       free (out);
     }
-  fclose (w.f);
+  lw_close (&w);
 }
 
 static void
@@ -1560,7 +2472,7 @@ test_output_write_error (void **state)
   assert_non_null (strstr (e.msg, "write error"));
   cced_output_free (out);
   cced_log_close (log);
-  fclose (w.f);
+  lw_close (&w);
   fclose (full);
 }
 
@@ -1607,6 +2519,16 @@ main (void)
     cmocka_unit_test (test_log_swapped),
     cmocka_unit_test (test_log_header_padding),
     cmocka_unit_test (test_log_streaming),
+    cmocka_unit_test (test_log_modules),
+    cmocka_unit_test (test_log_spans_of_several_chunks),
+    cmocka_unit_test (test_log_unused_chunks),
+    cmocka_unit_test (test_log_torn),
+    cmocka_unit_test (test_log_threads_interleaved),
+    cmocka_unit_test (test_log_levels),
+    cmocka_unit_test (test_log_truncated_chunks),
+    cmocka_unit_test (test_log_corrupt),
+    cmocka_unit_test (test_log_swapped_chunks),
+    cmocka_unit_test (test_log_streaming_chunks),
     cmocka_unit_test (test_output_many_contexts),
     cmocka_unit_test (test_output_write_error),
     cmocka_unit_test (test_misc),

@@ -1,12 +1,12 @@
 /* test-keep.c -- unit tests of libcce's register-keeping cold-path entry
-   points (rt/keep.c, cce-abi.h): __cce_push_keep_v4, __cce_pop_keep_v4
-   (and __cce_pop_entry_keep_v4, which takes the id from the entry) and
-   __cce_grow_keep_v4 must do what __cce_push_v4, __cce_pop_v4 and
-   __cce_grow_v4 do, and leave every register but r10, r11 (and rax for
+   points (rt/keep.c, cce-abi.h): __cce_push_keep_v5, __cce_pop_keep_v5
+   (and __cce_pop_entry_keep_v5, which takes the id from the entry) and
+   __cce_grow_keep_v5 must do what __cce_push_v5, __cce_pop_v5 and
+   __cce_grow_v5 do, and leave every register but r10, r11 (and rax for
    the grow's result) as they found it, the vector registers included,
-   also when they grow the ccStack (a new thread's first push) and call
-   into libc.  x86-64 only: elsewhere the plugin emits plain calls and
-   this test is skipped.  */
+   and the caller's red zone too, also when they grow the ccStack (a new
+   thread's first push) and call into libc.  x86-64 only: elsewhere the
+   plugin emits plain calls and this test is skipped.  */
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -25,12 +25,15 @@
 #if CCE_HAVE_KEEP
 
 /* The registers the entry points must keep: rax rcx rdx rsi rdi r8 r9
-   (words 0-6), then xmm0-xmm15 (16 bytes each, from byte 64).  */
+   (words 0-6), then xmm0-xmm15 (16 bytes each, from byte 64); and the
+   bits of the caller's red zone that changed across the call (byte 320).  */
 struct regs
 {
   uint64_t gpr[8];
   unsigned char xmm[16][16];
+  uint64_t redzone;
 };
+_Static_assert (offsetof (struct regs, redzone) == 320, "KEEP_CALL's offset");
 
 static void
 fill (struct regs *r, unsigned seed)
@@ -46,15 +49,26 @@ fill (struct regs *r, unsigned seed)
 #define SAVE_XMM(n) "movdqu %%xmm" #n ", " #n "*16+64(%%r13)\n\t"
 #define ALL_XMM(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) \
   M(10) M(11) M(12) M(13) M(14) M(15)
+/* The 16 words of the red zone, below rsp: filled with r14, then
+   compared with it into r12.  */
+#define ALL_RZ(M) M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) \
+  M(11) M(12) M(13) M(14) M(15) M(16)
+#define FILL_RZ(n) "movq %%r14, -" #n "*8(%%rsp)\n\t"
+#define CHECK_RZ(n) "movq -" #n "*8(%%rsp), %%rax\n\t" \
+  "xorq %%r14, %%rax\n\t" "orq %%rax, %%r12\n\t"
 
-/* Load IN into the registers, put A, B, C in rdi, r10, r11, call the
-   entry point named CALL as the plugin does (through the GOT, off the red
-   zone), and store the registers to OUT (OUT->gpr[7]: rax before the
-   stores of the others, the grow's result).  */
-#define KEEP_CALL(name, in_, out_, a_, b_, c_)                                   \
+/* Fill the red zone, load IN into the registers, put A and B in rdi
+   and r10, call the entry point named CALL as the plugin does (a jump
+   through the GOT with the return address in r11), store the registers
+   to OUT (OUT->gpr[0]: rax, the grow's result) and what changed in the
+   red zone to OUT->redzone.  The functions that run this call others, so
+   that GCC keeps nothing of theirs below rsp.  */
+#define KEEP_CALL(name, in_, out_, a_, b_)                                 \
   __asm__ volatile (                                                        \
     "movq %[in], %%r12\n\t"                                                 \
     "movq %[out], %%r13\n\t"                                                \
+    "movabsq $0x5edc0de5edc0de5e, %%r14\n\t"                                \
+    ALL_RZ (FILL_RZ)                                                        \
     ALL_XMM (LOAD_XMM)                                                      \
     "movq 0(%%r12), %%rax\n\t"                                              \
     "movq 8(%%r12), %%rcx\n\t"                                              \
@@ -64,10 +78,9 @@ fill (struct regs *r, unsigned seed)
     "movq 48(%%r12), %%r9\n\t"                                              \
     "movq %[a], %%rdi\n\t"                                                  \
     "movq %[b], %%r10\n\t"                                                  \
-    "movq %[c], %%r11\n\t"                                                  \
-    "subq $128, %%rsp\n\t"                                                  \
-    "call *" name "@GOTPCREL(%%rip)\n\t"                                    \
-    "addq $128, %%rsp\n\t"                                                  \
+    "leaq 1f(%%rip), %%r11\n\t"                                             \
+    "jmp *" name "@GOTPCREL(%%rip)\n"                                       \
+    "1:\n\t"                                                                \
     "movq %%rax, 0(%%r13)\n\t"                                              \
     "movq %%rcx, 8(%%r13)\n\t"                                              \
     "movq %%rdx, 16(%%r13)\n\t"                                             \
@@ -76,16 +89,18 @@ fill (struct regs *r, unsigned seed)
     "movq %%r8, 40(%%r13)\n\t"                                              \
     "movq %%r9, 48(%%r13)\n\t"                                              \
     ALL_XMM (SAVE_XMM)                                                      \
+    "xorl %%r12d, %%r12d\n\t"                                               \
+    ALL_RZ (CHECK_RZ)                                                       \
+    "movq %%r12, 320(%%r13)\n\t"                                            \
     :                                                                       \
-    : [in] "m" (in_), [out] "m" (out_), [a] "m" (a_), [b] "m" (b_),         \
-      [c] "m" (c_)                                                          \
+    : [in] "m" (in_), [out] "m" (out_), [a] "m" (a_), [b] "m" (b_)          \
     : "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12",   \
-      "r13", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",        \
-      "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",  \
-      "xmm15", "memory", "cc")
+      "r13", "r14", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",         \
+      "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",   \
+      "xmm14", "xmm15", "memory", "cc")
 
 /* The registers of OUT are those of IN, except word SKIP (-1: none);
-   rdi (word 4) must hold RDI.  */
+   rdi (word 4) must hold RDI; the red zone is as it was.  */
 static void
 assert_kept (const struct regs *in, const struct regs *out, int skip,
              uint64_t rdi)
@@ -97,6 +112,7 @@ assert_kept (const struct regs *in, const struct regs *out, int skip,
       assert_int_equal (out->gpr[i], in->gpr[i]);
   for (int i = 0; i < 16; i++)
     assert_memory_equal (out->xmm[i], in->xmm[i], 16);
+  assert_int_equal (out->redzone, 0);
 }
 
 /* Push (ID, SITE) entering ENTRY, check the ccStack and the registers.  */
@@ -108,7 +124,9 @@ push_and_check (uint64_t id, uint64_t site, uint64_t entry, unsigned seed)
   fill (&in, seed);
   memset (&out, 0, sizeof out);
   uint64_t top0 = __cce_tls[CCE_TLS_TOP];
-  KEEP_CALL (CCE_SYM_PUSH_KEEP, pin, pout, id, site, entry);
+  uint64_t pair[2] = { site, entry };
+  uint64_t *ppair = pair;
+  KEEP_CALL (CCE_SYM_PUSH_KEEP, pin, pout, id, ppair);
   assert_kept (&in, &out, -1, id);
   uint64_t top = __cce_tls[CCE_TLS_TOP];
   assert_true (top != 0);
@@ -129,13 +147,13 @@ pop_and_check (uint64_t id, unsigned seed, int from_entry)
 {
   struct regs in, out;
   struct regs *pin = &in, *pout = &out;
-  uint64_t zero = 0, zero2 = 0, rdi = from_entry ? ~id : id;
+  uint64_t zero = 0, rdi = from_entry ? ~id : id;
   fill (&in, seed);
   uint64_t top0 = __cce_tls[CCE_TLS_TOP];
   if (from_entry)
-    KEEP_CALL (CCE_SYM_POP_ENTRY_KEEP, pin, pout, rdi, zero, zero2);
+    KEEP_CALL (CCE_SYM_POP_ENTRY_KEEP, pin, pout, rdi, zero);
   else
-    KEEP_CALL (CCE_SYM_POP_KEEP, pin, pout, rdi, zero, zero2);
+    KEEP_CALL (CCE_SYM_POP_KEEP, pin, pout, rdi, zero);
   assert_kept (&in, &out, -1, rdi);
   assert_int_equal (__cce_tls[CCE_TLS_TOP],
                     top0 - sizeof (struct cce_log_frame));
@@ -207,10 +225,10 @@ grow_thread (void *arg)
   (void) arg;
   struct regs in, out;
   struct regs *pin = &in, *pout = &out;
-  uint64_t top = 0, zero = 0, zero2 = 0;
+  uint64_t top = 0, zero = 0;
   fill (&in, 99);
   assert_int_equal (__cce_tls[CCE_TLS_BASE], 0);
-  KEEP_CALL (CCE_SYM_GROW_KEEP, pin, pout, top, zero, zero2);
+  KEEP_CALL (CCE_SYM_GROW_KEEP, pin, pout, top, zero);
   assert_kept (&in, &out, 0, 0);
   assert_true (__cce_tls[CCE_TLS_BASE] != 0);
   assert_int_equal (out.gpr[0], __cce_tls[CCE_TLS_BASE]);

@@ -68,7 +68,7 @@ static void
 push (void)
 {
   unsigned d = depth++;
-  __cce_push_v4 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
+  __cce_push_v5 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
 }
 
 /* Return from a ccStack call.  */
@@ -76,14 +76,14 @@ static void
 pop (void)
 {
   unsigned d = --depth;
-  __cce_pop_v4 (ID_BASE + d);
+  __cce_pop_v5 (ID_BASE + d);
 }
 
 /* cce_log (TAG) at an instrumented site whose number derives from TAG.  */
 static void
 log_at (unsigned tag)
 {
-  __cce_log_at_v4 (tag, SITE_OF (tag));
+  __cce_log_at_v5 (tag, SITE_OF (tag));
 }
 
 /* ------------------------------------------------------------------ */
@@ -93,6 +93,7 @@ struct rec
 {
   struct cce_log_record r;
   const struct cce_log_frame *frames;
+  uint32_t level;             /* of its span; 0 without chunks */
 };
 
 struct log
@@ -100,12 +101,38 @@ struct log
   char *data;
   size_t size;
   struct cce_log_header h;
-  struct rec *recs;
-  size_t n;
+  struct rec *recs;           /* in the order of the file */
+  size_t n, cap;
+  size_t spans, unused;       /* spans, chunks of 0 */
 };
 
+/* Note the record at OFF (its mark already checked), which must end by
+   END; returns its end.  */
+static size_t
+log_record (struct log *l, size_t off, size_t end, uint32_t level)
+{
+  if (l->n == l->cap)
+    {
+      l->cap = l->cap ? l->cap * 2 : 1024;
+      l->recs = realloc (l->recs, l->cap * sizeof *l->recs);
+      assert_non_null (l->recs);
+    }
+  struct rec *x = &l->recs[l->n++];
+  assert_true (end - off >= sizeof x->r);
+  memcpy (&x->r, l->data + off, sizeof x->r);
+  assert_int_equal (x->r.mark, CCE_LOG_RECORD_MARK);
+  off += sizeof x->r;
+  size_t fbytes = (size_t) x->r.nstack * sizeof *x->frames;
+  if (end - off < fbytes)
+    fail_msg ("record %zu: truncated ccStack", l->n - 1);
+  x->frames = (const struct cce_log_frame *) (l->data + off);
+  x->level = level;
+  assert_true (x->r.thread >= 1);
+  return off + fbytes;
+}
+
 /* Read and parse the log file PATH into L; fail the test if it is not
-   a well-formed log.  */
+   a well-formed log of a process that ended normally: no torn record.  */
 static void
 log_read (const char *path, struct log *l)
 {
@@ -126,9 +153,17 @@ log_read (const char *path, struct log *l)
   assert_memory_equal (l->h.magic, CCE_LOG_MAGIC, sizeof l->h.magic);
   assert_int_equal (l->h.version, CCE_LOG_VERSION);
   /* The module table: the shared objects loaded (libcce among them), each
-     an absolute path.  */
+     an absolute path.  Then NULs up to the header's size, a multiple of
+     the chunk size.  */
+  uint32_t chunk = l->h.chunk_size;
   assert_true (l->h.header_size >= sizeof l->h);
   assert_true (l->h.header_size <= l->size);
+  if (chunk)
+    {
+      assert_true (chunk >= 4096 && (chunk & (chunk - 1)) == 0);
+      assert_int_equal (l->h.header_size % chunk, 0);
+      assert_int_equal (l->size % chunk, 0);
+    }
   size_t off = sizeof l->h;
   int saw_libcce = 0;
   for (uint32_t i = 0; i < l->h.nmodules; i++)
@@ -144,30 +179,55 @@ log_read (const char *path, struct log *l)
         saw_libcce = 1;
       off += (m.pathlen + 7u) & ~7u;
     }
-  assert_int_equal (off, l->h.header_size);
   assert_true (saw_libcce);
+  if (!chunk)
+    assert_int_equal (off, l->h.header_size);
+  for (; off < l->h.header_size; off++)
+    assert_int_equal (l->data[off], 0);
 
-  size_t cap = 0;
+  if (!chunk)
+    {
+      /* Records back to back.  */
+      while (off < l->size)
+        off = log_record (l, off, l->size, 0);
+      return;
+    }
+  /* Spans, and chunks of 0.  */
   while (off < l->size)
     {
-      if (l->n == cap)
+      struct cce_log_span s;
+      memcpy (&s, l->data + off, sizeof s);
+      if (s.mark == 0)
         {
-          cap = cap ? cap * 2 : 1024;
-          l->recs = realloc (l->recs, cap * sizeof *l->recs);
-          assert_non_null (l->recs);
+          for (size_t i = 0; i < chunk; i++)
+            assert_int_equal (l->data[off + i], 0);
+          l->unused++;
+          off += chunk;
+          continue;
         }
-      struct rec *x = &l->recs[l->n++];
-      assert_true (l->size - off >= sizeof x->r);
-      memcpy (&x->r, l->data + off, sizeof x->r);
-      off += sizeof x->r;
-      size_t fbytes = (size_t) x->r.nstack * sizeof *x->frames;
-      if (l->size - off < fbytes)
-        fail_msg ("record %zu: truncated ccStack", l->n - 1);
-      x->frames = (const struct cce_log_frame *) (l->data + off);
-      off += fbytes;
-      assert_true (x->r.thread >= 1);
-      assert_int_equal (x->r.module, x->r.site == CCE_SITE_NONE
-                                     ? 0 : CCE_SITE_KEY (x->r.site));
+      assert_int_equal (s.mark, CCE_LOG_SPAN_MARK);
+      assert_true (s.thread >= 1 && s.chunks >= 1);
+      assert_true ((l->size - off) / chunk >= s.chunks);
+      size_t end = off + (size_t) s.chunks * chunk;
+      size_t p = off + sizeof s;
+      l->spans++;
+      while (p < end)
+        {
+          uint32_t mark;
+          memcpy (&mark, l->data + p, sizeof mark);
+          if (mark == 0)
+            {
+              /* The end of the span's records: no torn one.  */
+              for (; p < end; p++)
+                if (l->data[p])
+                  fail_msg ("torn record in the span at offset %zu", off);
+              break;
+            }
+          size_t first = l->n;
+          p = log_record (l, p, end, s.level);
+          assert_int_equal (l->recs[first].r.thread, s.thread);
+        }
+      off = end;
     }
 }
 
