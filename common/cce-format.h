@@ -175,7 +175,8 @@ struct cce_log_header
 {
   char magic[8];          /* CCE_LOG_MAGIC */
   uint32_t version;       /* CCE_LOG_VERSION */
-  uint32_t header_size;   /* sizeof (struct cce_log_header) */
+  uint32_t header_size;   /* bytes of the header, module table and
+                             padding: where the first chunk starts */
   uint64_t stamp;         /* stamp of the program's dictionary; 0 if the
                              program has none */
   uint64_t pid;           /* process that wrote the log */
