@@ -122,3 +122,15 @@ crash_logerr_run () {
    exec "$exe" "$tmp/$1/counts" $nthreads $n 3) >"$tmp/$1/out" 2>"$tmp/$1/err"
   st=$?
 }
+
+# crash_trap_umount: on exit, unmount the file system mounted at
+# $crash_mounted (if it is set) before the test's directory goes.
+crash_mounted=
+crash_cleanup () {
+  [ -z "$crash_mounted" ] || umount "$crash_mounted" 2>/dev/null
+  [ -n "$E2E_KEEP" ] || rm -rf "$tmp"
+}
+crash_trap_umount () {
+  trap crash_cleanup 0
+  trap 'exit 1' 1 2 13 15
+}

@@ -24,13 +24,7 @@ src=$here/logerr.c
 nthreads=4 n=20000 min=1000
 t_start=$(date +%s)
 
-mounted=
-cleanup () {
-  [ -z "$mounted" ] || umount "$tmp/full" 2>/dev/null
-  [ -n "$E2E_KEEP" ] || rm -rf "$tmp"
-}
-trap cleanup 0
-trap 'exit 1' 1 2 13 15
+crash_trap_umount
 
 mkdir "$tmp/full" || exit 1
 if [ "$(id -u)" -ne 0 ]; then
@@ -41,7 +35,7 @@ if ! mount -t tmpfs -o size=256k none "$tmp/full" 2>"$tmp/mount.err"; then
   echo "SKIP: enospc: cannot mount a tmpfs: $(cat "$tmp/mount.err")"
   exit 77
 fi
-mounted=1
+crash_mounted=$tmp/full
 
 crash_logerr_build enospc
 

@@ -29,13 +29,7 @@ nthreads=4 n=2000
 t_start=$(date +%s)
 
 # Unmount the read-only tmpfs, if any, before the directory goes.
-ro_mounted=
-cleanup () {
-  [ -z "$ro_mounted" ] || umount "$tmp/ro" 2>/dev/null
-  [ -n "$E2E_KEEP" ] || rm -rf "$tmp"
-}
-trap cleanup 0
-trap 'exit 1' 1 2 13 15
+crash_trap_umount
 
 crash_logerr_build logerr
 
@@ -93,9 +87,9 @@ if [ "$(id -u)" -ne 0 ]; then
   check readonly "$tmp/ro/log" "a directory of mode 0555"
   chmod 0755 "$tmp/ro"
 elif mount -t tmpfs -o ro,size=64k none "$tmp/ro" 2>"$tmp/mount.err"; then
-  ro_mounted=1
+  crash_mounted=$tmp/ro
   check readonly "$tmp/ro/log" "a read-only tmpfs"
-  umount "$tmp/ro" && ro_mounted=
+  umount "$tmp/ro" && crash_mounted=
 else
   echo "SKIP: logerr readonly: root, and no read-only tmpfs: $(cat "$tmp/mount.err")"
   skipped=$((skipped + 1))
