@@ -116,7 +116,7 @@ void cced_program_close (struct cced_program *p);
      order of the file: the records of a span one after the other.
    - A torn record (a record whose mark is 0 with other bytes than 0 in
      the rest of its span: the process died while writing it) is skipped
-     and counted (cced_log_torn).  It is never returned.
+     and counted (cced_log_stats).  It is never returned.
    - A chunk that starts with a word of 0 where a span should start is
      not used and is skipped.  It is counted as unused when all of it is
      0, else as skipped (cced_log_stats): a span header that the process
@@ -181,8 +181,6 @@ struct cced_log_stats
 };
 void cced_log_stats (const struct cced_log *log,
                      struct cced_log_stats *stats);
-/* The torn records skipped so far (stats.torn).  */
-uint64_t cced_log_torn (const struct cced_log *log);
 
 /* One record.  STACK is the ccStack, bottom first; it points into the
    reader and is valid until the next call of cced_log_next.  */

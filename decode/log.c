@@ -441,12 +441,6 @@ cced_log_chunk_size (const struct cced_log *l)
   return l->chunk_size;
 }
 
-uint64_t
-cced_log_torn (const struct cced_log *l)
-{
-  return l->stats.torn;
-}
-
 void
 cced_log_stats (const struct cced_log *l, struct cced_log_stats *stats)
 {

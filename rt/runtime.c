@@ -196,13 +196,6 @@ cce_thread_exit (void *arg)
    others.  */
 #define CCE_TLS_WORD(I) (((volatile uint64_t *) __cce_tls)[I])
 
-/* The calling thread's ccStack.  */
-static inline struct cce_log_frame *
-cce_stack_base (void)
-{
-  return (struct cce_log_frame *) (uintptr_t) CCE_TLS_WORD (CCE_TLS_BASE);
-}
-
 /* Say that the ccStack cannot grow, and abort.  */
 static void __attribute__ ((noreturn, cold))
 cce_stack_oom (void)
