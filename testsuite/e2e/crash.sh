@@ -28,19 +28,8 @@ crash_need_sleep () {
 # from the records gdb saw, to $tmp/expected (crash_expected).  The run
 # must log every class.  Returns 1, having said why, on failure.
 crash_oracle () {
-  _src=$1; shift
-  mkdir -p "$tmp/oracle" || return 1
-  if ! $CC -O0 -g -fno-lto -I"$CCE_INCDIR" "$_src" -o "$tmp/prog.O0" \
-       -pthread -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce \
-       >"$tmp/cc.O0.log" 2>&1; then
-    cat "$tmp/cc.O0.log"; echo "ERROR: the -O0 build failed"; return 1
-  fi
-  if ! (cd "$tmp/oracle" && CCE_LOG="$tmp/oracle/O0.log" \
-        CCE_ORACLE_OUT="$tmp/oracle.txt" \
-        timeout 600 "$GDB" -q -batch -nx -x "$here/oracle.py" \
-        --args "$tmp/prog.O0" "$@") >"$tmp/gdb.log" 2>&1; then
-    tail -n 20 "$tmp/gdb.log"; echo "ERROR: the oracle failed"; return 1
-  fi
+  _csrc=$1; shift
+  e2e_oracle "$_csrc" "$tmp/oracle.txt" "$@" || return 1
   grep '^oracle:' "$tmp/gdb.log"
   crash_expected "$tmp/oracle.txt" >"$tmp/expected" || return 1
   echo "oracle: the path of each class of records (gdb, -O0):"

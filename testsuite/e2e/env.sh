@@ -29,3 +29,24 @@ e2e_tmpdir () {
     trap 'exit 1' 1 2 13 15
   fi
 }
+
+# e2e_oracle SRC OUT ARGS...: build SRC at -O0 -g without cce (linked with
+# libcce, so that cce_log exists) as $tmp/prog.O0, run it with ARGS under
+# gdb (oracle.py, in the directory $tmp/oracle), and write the records gdb
+# saw to OUT (THREAD<TAB>TAG<TAB>PATH).  Returns 1, having said why, on
+# failure.
+e2e_oracle () {
+  _src=$1 _out=$2; shift 2
+  mkdir -p "$tmp/oracle" || return 1
+  if ! $CC -O0 -g -fno-lto -I"$CCE_INCDIR" "$_src" -o "$tmp/prog.O0" \
+       -pthread -L"$CCE_RTDIR" -Wl,-rpath,"$CCE_RTDIR" -lcce \
+       >"$tmp/cc.O0.log" 2>&1; then
+    cat "$tmp/cc.O0.log"; echo "ERROR: the -O0 build failed"; return 1
+  fi
+  if ! (cd "$tmp/oracle" && CCE_LOG="$tmp/oracle/O0.log" \
+        CCE_ORACLE_OUT="$_out" \
+        timeout 600 "$GDB" -q -batch -nx -x "$here/oracle.py" \
+        --args "$tmp/prog.O0" "$@") >"$tmp/gdb.log" 2>&1; then
+    tail -n 20 "$tmp/gdb.log"; echo "ERROR: the oracle failed"; return 1
+  fi
+}
