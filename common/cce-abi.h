@@ -187,6 +187,14 @@ void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
    else, the interrupted point is unknown.  */
 #define CCE_SITE_SIGNAL_SYNC UINT64_C (0xfffffffffffffffe)
 #define CCE_SITE_SIGNAL_ASYNC UINT64_C (0xfffffffffffffffd)
+/* For an asynchronous signal the trampoline pushes, instead of (id,
+   CCE_SITE_SIGNAL_ASYNC), the interrupted id with the PC word of the
+   interrupted instruction (cce-format.h) when it can place it in a
+   module with a dictionary.  */
+
+/* Site word of an interrupted instruction the runtime cannot place in a
+   module with a dictionary (cce-format.h, PC words).  */
+#define CCE_PC_EXTERNAL UINT64_C (0xfffffffffffffffb)
 
 /* ccStack site of thread creation.  libcce's pthread_create starts the new
    thread with the creating thread's ccStack at the call (its top entry is

@@ -124,6 +124,96 @@
    terminal) has no chunks: its header ends after the module table
    (HEADER_SIZE says where, CHUNK_SIZE is 0) and records, each with its
    MARK set, follow back to back, each written whole by one write.
+
+   Records of interrupted instructions.  A record whose TAG is
+   CCE_TAG_SIGNAL + a signal number (a thread died of that signal) or
+   CCE_TAG_SAMPLE (a tick of the CPU-time sampler) stands for the
+   instruction the thread was stopped at, not for a call of cce_log: its
+   SITE is the *PC word* of that instruction (below), and ID and the
+   ccStack are the thread's at that instruction, whatever the code there
+   was doing with them.  A ccStack entry pushed by the signal trampoline
+   for a signal that interrupted the thread asynchronously carries the PC
+   word of the interrupted instruction the same way (cce-abi.h).
+
+   PC words.
+
+     word = (KEY << 32) | CCE_PC_FLAG | ADDR
+
+   KEY is the module key of the module (executable or shared library
+   built with cce) that holds the instruction, ADDR the instruction's
+   link-time address in that module (its run-time address minus the
+   module's load bias), below 2^31.  A site word's INDEX never has bit 31
+   set.  An instruction outside every module that has a dictionary, or
+   one the runtime cannot place, gives CCE_PC_EXTERNAL (cce-abi.h).  The
+   decoder finds the instruction's function, its inlined frames and the
+   state of the id there in the module's PC map (3. below).
+
+   ========================================================================
+   3. PC map (version CCE_PCMAP_VERSION)
+   ========================================================================
+   Section "cce_pcmap" of a module, not loaded (no SHF_ALLOC): the linker
+   resolves its addresses to link-time ones and adds no run-time
+   relocation; strip removes it, as it removes debug information.  The
+   plugin writes it for every function body it compiles.  It is a
+   sequence of blocks, each a multiple of 8 bytes, one per function body:
+
+     struct cce_pcmap_block, NRANGES struct cce_pcmap_range sorted by
+     START, then the location strings, NULs up to SIZE.
+
+   A range covers [START, START + LEN) of the body's code (a hot and a
+   cold part are ranges of the same block), where the instructions share
+   a state of the id and a source location.  The ranges of all blocks are
+   disjoint; an address in none of them is not code of the module's
+   bodies (padding, PLT, hand-written assembler): the decoder treats it
+   as external.
+
+   LOC is the offset from the block's start of the range's source
+   location, 0 if none is known: a NUL-terminated string of frames
+   separated by '\n', outermost first, each
+
+     NAME '\t' FILE '\t' LINE '\t' COL
+
+   The first frame is the body's source function, as the dictionary names
+   it ('f' line of the node), with the location in it of the call to the
+   next frame; the frames after it are inlined; the last frame's location
+   is the instruction's own.  The same text as the frames of a 'c' line.
+
+   STATE says where the thread's id and ccStack are, at an instruction of
+   the range, relative to the function's own (the id and ccStack its
+   caller gave it).  The decoder turns a PC word's (ID, ccStack) into the
+   function's own by it:
+
+     CCE_PC_OWN       they are the function's own.
+     CCE_PC_CALLEE    the id is an id of node CALLEE, which this function
+                      calls directly with id arithmetic: the id was stored
+                      for the call and the call has not been made yet, or
+                      it returned and the id is not restored yet.  The
+                      edge of CALLEE whose range holds the id is a site of
+                      this function; the function's id is the id minus
+                      that edge's AV (or the caller's id of the folded
+                      site that holds it).  The ccStack is the function's.
+     CCE_PC_PUSHING   the function is writing a ccStack entry: the top
+                      entry is not valid yet (drop it); the id is the
+                      function's.
+     CCE_PC_PUSHED    the top ccStack entry is the function's push for a
+                      call of one of its sites: its id is the function's
+                      id, the entries below it the function's ccStack;
+                      the id word is the callee's or what it returned
+                      with.
+     CCE_PC_POPPING   the id is the function's again, the top entry is its
+                      push still (drop it).
+     CCE_PC_UNKNOWN   not known at this instruction: the path is exact
+                      from the function's frame on and incomplete below
+                      it.
+
+   NODE is the body's node in the module's dictionary, CCE_PCMAP_NO_NODE
+   if it has none; CALLEE a node index for CCE_PC_CALLEE, else
+   CCE_PCMAP_NO_NODE.  FLAGS has CCE_PCMAP_ASYNC when the module was built
+   with -fplugin-arg-cce-async, whose code keeps the protocol that lets
+   the plugin place every instruction; without it, instructions after the
+   function's first store of the id or the first call that may change it
+   are CCE_PC_UNKNOWN.  KEY is the module key of the module's dictionary,
+   so that the decoder can tell a PC map from a stale one.
 */
 
 #ifndef CCE_FORMAT_H
@@ -162,6 +252,14 @@
    (0, 1, ...) of the function in the trace list.  The decoder names such
    a record by its function, from the site.  */
 #define CCE_TAG_TRACE UINT32_C (0xfff00000)
+
+/* Tags of the records of interrupted instructions: the thread died of
+   signal SIG (CCE_TAG_SIGNAL + SIG, SIG < 256), or a CPU-time sample.
+   Their SITE is a PC word.  */
+#define CCE_TAG_SIGNAL UINT32_C (0xffe00000)
+#define CCE_TAG_SAMPLE UINT32_C (0xffe00100)
+#define CCE_TAG_IS_PC(tag) \
+  ((uint32_t) (tag) >= CCE_TAG_SIGNAL && (uint32_t) (tag) <= CCE_TAG_SAMPLE)
 
 #define CCE_LOG_MAGIC "CCE-LOG"   /* 8 bytes with the trailing NUL */
 #define CCE_LOG_VERSION 3
@@ -262,5 +360,54 @@ cce_module_key (uint64_t stamp)
   (((uint64_t) (key) << 32) | (uint64_t) (uint32_t) (index))
 #define CCE_SITE_KEY(word) ((uint32_t) ((word) >> 32))
 #define CCE_SITE_INDEX(word) ((uint32_t) (word))
+
+#define CCE_PC_FLAG UINT32_C (0x80000000)
+#define CCE_PC_WORD(key, addr) \
+  (((uint64_t) (key) << 32) | CCE_PC_FLAG | ((uint64_t) (addr) & 0x7fffffff))
+#define CCE_PC_ADDR(word) ((uint32_t) (word) & ~CCE_PC_FLAG)
+/* Is WORD a PC word (not a site word, nor a special word of cce-abi.h,
+   whose key half is 0xffffffff)?  */
+#define CCE_IS_PC_WORD(word) \
+  (((uint32_t) (word) & CCE_PC_FLAG) != 0 \
+   && CCE_SITE_KEY (word) != UINT32_C (0xffffffff))
+
+#define CCE_PCMAP_SECTION "cce_pcmap"
+#define CCE_PCMAP_VERSION 1
+#define CCE_PCMAP_MARK UINT32_C (0x50454343)   /* "CCEP" */
+#define CCE_PCMAP_ASYNC 0x1
+#define CCE_PCMAP_NO_NODE UINT32_C (0xffffffff)
+
+/* The states of cce_pcmap_range.  */
+#define CCE_PC_OWN 0
+#define CCE_PC_CALLEE 1
+#define CCE_PC_PUSHING 2
+#define CCE_PC_PUSHED 3
+#define CCE_PC_POPPING 4
+#define CCE_PC_UNKNOWN 5
+
+struct cce_pcmap_block
+{
+  uint32_t mark;          /* CCE_PCMAP_MARK */
+  uint16_t version;       /* CCE_PCMAP_VERSION */
+  uint16_t flags;         /* CCE_PCMAP_* */
+  uint32_t size;          /* bytes of the block, a multiple of 8 */
+  uint32_t key;           /* module key of the module's dictionary */
+  uint32_t node;          /* the body's node, or CCE_PCMAP_NO_NODE */
+  uint32_t nranges;       /* ranges that follow */
+};
+
+struct cce_pcmap_range
+{
+  uint64_t start;         /* link-time address of the first byte */
+  uint32_t len;           /* bytes */
+  uint32_t state;         /* CCE_PC_* */
+  uint32_t callee;        /* node for CCE_PC_CALLEE, else
+                             CCE_PCMAP_NO_NODE */
+  uint32_t loc;           /* offset of the location from the block's
+                             start, 0 if none */
+};
+
+CCE_STATIC_ASSERT (sizeof (struct cce_pcmap_block) == 24, "pcmap block");
+CCE_STATIC_ASSERT (sizeof (struct cce_pcmap_range) == 24, "pcmap range");
 
 #endif /* CCE_FORMAT_H */
