@@ -276,6 +276,7 @@ cce_execute (void)
 
   /* Step 4.  */
   emit_dictionary (text, len, c.shared);
+  pcmap_note_graph (c);
   free (text);
   cce_graph_free (c.g);
   return 0;
@@ -431,6 +432,10 @@ static const struct option_spec options[] = {
     "1 (default): functions not callable from outside may return\n"
     "with the id their last call stored; 0: every function restores it",
     "0 (every function restores the id) or 1", "0" },
+  { "async", OPTION_FLAG, 0, 0, &cce_opts.async, NULL, "",
+    "make the context exact at every instruction, for crash records\n"
+    "and samples: every function restores the id after each call;\n"
+    "no folded recursion, no guessed targets (it costs time)", NULL, NULL },
   { "guess", OPTION_NUMBER, 0, 8, &cce_opts.guess, NULL, "=N",
     "an indirect call compares the pointer with at most N likely\n"
     "targets and calls a match directly (default 3; 0: none)",
@@ -581,6 +586,13 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
     if (!parse_option (info->argv[i].key, info->argv[i].value))
       return 0;
   cce_opts.keep = cce_opts.keep && CCE_HAVE_KEEP;
+  if (cce_opts.async)
+    {
+      /* The protocol pcmap.cc can follow at every instruction.  */
+      cce_opts.clobber = false;
+      cce_opts.fold = 0;
+      cce_opts.guess = 0;
+    }
 
   static std::string help = options_help ();
   cce_plugin_info.help = help.c_str ();
@@ -614,5 +626,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
   pass_info.pos_op = PASS_POS_INSERT_AFTER;
   register_callback (plugin_name_str, PLUGIN_PASS_MANAGER_SETUP, NULL,
                      &pass_info);
+
+  /* 8. The PC map, late in the RTL passes.  */
+  pcmap_register (plugin_name_str, cce_opts.async);
   return 0;
 }

@@ -5,7 +5,9 @@
      cce-plugin.cc   the pass, the dictionary, the options, plugin_init;
      collect.cc      collecting the call graph: sites, targets, guesses,
                      and what the C library's functions may do;
-     instrument.cc   instrumenting: the code around each kind of site.  */
+     instrument.cc   instrumenting: the code around each kind of site;
+     pcmap.cc        the PC map: every instruction's function, location
+                     and state of the id, from a late RTL pass.  */
 
 #ifndef CCE_PLUGIN_H
 #define CCE_PLUGIN_H
@@ -36,6 +38,8 @@ struct cce_options
   bool clobber = true;          /* cce_graph's preserve_all when false */
   int guess = 3;                /* the most guessed targets of an indirect
                                    call */
+  bool async = false;           /* every instruction placeable in the PC
+                                   map (pcmap.cc) */
 };
 extern struct cce_options cce_opts;
 int trace_index (const char *name);
@@ -80,6 +84,15 @@ struct collector
 };
 
 tree source_decl (tree fndecl);
+/* A frame of a location: function FN (a body's decl or an inlined
+   function's), at LOC in it.  */
+struct cce_frame_at
+{
+  tree fn;
+  location_t loc;
+};
+std::vector<cce_frame_at> frames_at (cgraph_node *node, tree block,
+                                     location_t loc);
 const char *source_name (tree decl);
 bool is_runtime (tree fndecl);
 void collect_graph (collector &c);
@@ -99,5 +112,9 @@ extern tree cce_rt[CCE_RT_MAX];
 void build_runtime_decls (bool shared);
 bool cce_instrumented_p (tree fndecl);
 void instrument_function (collector &c, size_t first, size_t last);
+
+/* The PC map (pcmap.cc).  */
+void pcmap_note_graph (const collector &c);
+void pcmap_register (const char *plugin_name, bool async);
 
 #endif /* CCE_PLUGIN_H */

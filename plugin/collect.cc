@@ -160,17 +160,15 @@ enclosing_function (tree b, cgraph_node *node)
   return node->decl;
 }
 
-/* Add the frames of the call STMT in NODE to site SITE: the node's own
-   function first, then every function inlined on the way to STMT.  */
-static void
-add_frames (collector &c, cgraph_node *node, uint32_t site, gimple *stmt)
+/* The frames at LOC in BLOCK of NODE's body, outermost first: NODE's own
+   function, then every function inlined on the way to LOC, each with the
+   location in it of the call to the next (the last one's is LOC).  */
+std::vector<cce_frame_at>
+frames_at (cgraph_node *node, tree block, location_t loc)
 {
-  struct fr { uint32_t func; location_t loc; };
-  std::vector<fr> chain;
-  location_t loc = gimple_location (stmt);
+  std::vector<cce_frame_at> chain;
 
-  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
-       b = BLOCK_SUPERCONTEXT (b))
+  for (tree b = block; b && TREE_CODE (b) == BLOCK; b = BLOCK_SUPERCONTEXT (b))
     if (inlined_function_outer_scope_p (b))
       {
         tree origin = block_ultimate_origin (b);
@@ -186,14 +184,28 @@ add_frames (collector &c, cgraph_node *node, uint32_t site, gimple *stmt)
             && source_decl (origin) == source_decl (enclosing_function (b,
                                                                    node)))
           continue;
-        chain.push_back ({ func_of (c, origin), loc });
+        chain.push_back ({ origin, loc });
         loc = BLOCK_SOURCE_LOCATION (b);
       }
-  chain.push_back ({ func_of (c, node->decl), loc });
-  for (auto it = chain.rbegin (); it != chain.rend (); ++it)
+  chain.push_back ({ node->decl, loc });
+  std::reverse (chain.begin (), chain.end ());
+  return chain;
+}
+
+/* Add the frames of the call STMT in NODE to site SITE.  */
+static void
+add_frames (collector &c, cgraph_node *node, uint32_t site, gimple *stmt)
+{
+  std::vector<cce_frame_at> chain = frames_at (node, gimple_block (stmt),
+                                               gimple_location (stmt));
+  /* Functions are numbered innermost first, as they are met.  */
+  std::vector<uint32_t> funcs (chain.size ());
+  for (size_t i = chain.size (); i-- > 0;)
+    funcs[i] = func_of (c, chain[i].fn);
+  for (size_t i = 0; i < chain.size (); i++)
     {
-      expanded_location xl = expand_location (it->loc);
-      cce_graph_frame (c.g, site, it->func, xl.file, xl.line, xl.column);
+      expanded_location xl = expand_location (chain[i].loc);
+      cce_graph_frame (c.g, site, funcs[i], xl.file, xl.line, xl.column);
     }
 }
 

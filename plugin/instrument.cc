@@ -874,11 +874,16 @@ emit_stack (site_code &sc)
                              sc.pin))
         sc.gsi = gsi_for_stmt (call);
     }
+  /* Under async the id first: in between, the id is the function's
+     and the top entry still its push (CCE_PC_POPPING); the other way
+     round the id would be lost for an instruction.  */
+  if (sc.restore_id && cce_opts.async)
+    store_id (sc, &sc.after, sc.id);
   if (sc.restore_top)
     gimple_seq_add_stmt (&sc.after,
                          gimple_build_assign (tls_ref (CCE_TLS_TOP, true),
                                               sc.top));
-  if (sc.restore_id)
+  if (sc.restore_id && !cce_opts.async)
     store_id (sc, &sc.after, sc.id);
   return true;
 }
@@ -1120,7 +1125,8 @@ emit_sites (function_code &fc)
                        CCE_SITE_WORD (fc.c.key, si.site), fc.id, fc.top,
                        fc.keep_id[i - fc.first] != 0,
                        fc.keep_top[i - fc.first] != 0,
-                       pin_stores_p (call), gsi_for_stmt (call), NULL, NULL };
+                       pin_stores_p (call) || cce_opts.async,
+                       gsi_for_stmt (call), NULL, NULL };
       if (!emit_site (sc))
         continue;
       set_locations (sc.before, gimple_location (call));
@@ -1138,7 +1144,8 @@ restore_at_pads (function_code &fc)
     {
       gimple_stmt_iterator gsi = gsi_after_labels (pad);
       gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_TOP, true), fc.top);
-      gimple *s2 = gimple_build_assign (tls_ref (CCE_TLS_ID, false), fc.id);
+      gimple *s2 = gimple_build_assign (tls_ref (CCE_TLS_ID,
+                                                 cce_opts.async), fc.id);
       gsi_insert_before (&gsi, s1, GSI_SAME_STMT);
       gsi_insert_before (&gsi, s2, GSI_SAME_STMT);
     }
@@ -1185,7 +1192,9 @@ instrument_function (collector &c, size_t first, size_t last)
     return;
 
   push_cfun (DECL_STRUCT_FUNCTION (fc.node->decl));
-  plan_restores (c, first, last, fc.keep_id, fc.keep_top);
+  /* Under async every restore stays (pcmap.cc follows them).  */
+  if (!cce_opts.async)
+    plan_restores (c, first, last, fc.keep_id, fc.keep_top);
   /* Free calls of functions that clobber the id are all the code there
      would be: needed only where something reads the id after one.  */
   for (size_t i = first; i < last && !fc.needed; i++)

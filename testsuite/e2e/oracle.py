@@ -306,4 +306,5 @@ def main():
     gdb.execute("quit %d" % (0 if exit_code == 0 else 1))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+/* pcstep.c -- a program to be stepped through one instruction at a time
+   (pcstep.py): every kind of call site, so that the instructions around
+   each are visited: direct calls with and without an addition value,
+   inlined frames, recursion, calls through a pointer, a callback from the
+   C library, a longjmp.  */
+#include <cce.h>
+#include <setjmp.h>
+#include <stdlib.h>
+
+static volatile int sink;
+static jmp_buf env;
+
+__attribute__ ((noinline)) static int
+leaf (int x)
+{
+  cce_log (1);
+  return x * 3 + 1;
+}
+
+static inline int
+twice (int x)
+{
+  return leaf (x) + leaf (x + 1);
+}
+
+__attribute__ ((noinline)) int
+shared (int x)
+{
+  sink = x;
+  return twice (x) + leaf (x + 2);
+}
+
+__attribute__ ((noinline)) int
+first (int x)
+{
+  return shared (x) + 1;
+}
+
+__attribute__ ((noinline)) int
+second (int x)
+{
+  return shared (x + 1) * 2;
+}
+
+__attribute__ ((noinline)) int
+rec (int n)
+{
+  if (n <= 0)
+    return leaf (n);
+  return rec (n - 1) + (n & 1 ? first (n) : 1);
+}
+
+static int
+by_value (const void *p, const void *q)
+{
+  int a = *(const int *) p, b = *(const int *) q;
+  if (a == 2)
+    leaf (a);
+  return a - b;
+}
+
+__attribute__ ((noinline)) static void
+jump_back (int n)
+{
+  if (n == 0)
+    longjmp (env, 1);
+  jump_back (n - 1);
+}
+
+int (*volatile pointer) (int) = second;
+
+int
+main (void)
+{
+  int v[5] = { 3, 1, 4, 2, 0 };
+  int r = first (1) + second (2) + rec (3) + pointer (4);
+  qsort (v, 5, sizeof *v, by_value);
+  if (setjmp (env) == 0)
+    jump_back (2);
+  leaf (v[0]);
+  return r == 0;
+}
