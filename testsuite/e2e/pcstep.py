@@ -14,7 +14,8 @@
 #     log, cce-format.h);
 #   - to EXPECTED, the context gdb sees there: "1<TAB>sample<TAB>PATH",
 #     PATH made as oracle.py makes it from gdb's backtrace (CFI and
-#     inlined frames).
+#     inlined frames), and to EXPECTED.addr the instruction's link-time
+#     address.
 # Outside the executable it steps over calls into libcce and steps into
 # the C library (which may call the program back).  ADDR is main's
 # link-time address (nm), which gives the executable's load bias.
@@ -85,6 +86,7 @@ def main():
     log.write(b"CCE-LOG\0" + struct.pack("<IIQQII", 3, 40, stamp,
                                          inferior.pid, 0, 0))
     out = open(os.environ["CCE_PCSTEP_OUT"], "w")
+    addrs = open(os.environ["CCE_PCSTEP_OUT"] + ".addr", "w")
     limit = int(os.environ.get("CCE_PCSTEP_MAX", "200000"))
     records = steps = 0
     tls = u64("(unsigned long) &__cce_tls")
@@ -104,6 +106,7 @@ def main():
                       + stack)
             path, _ = oracle.context(frame)
             out.write("1\tsample\t%s\n" % ";".join(path))
+            addrs.write("%x\n" % addr)
             records += 1
         # Step over libcce (its cold entry points return by a jump, and
         # nothing in it calls the program); step into everything else.
@@ -114,6 +117,7 @@ def main():
         steps += 1
     log.close()
     out.close()
+    addrs.close()
     sys.stderr.write("pcstep: %d records in %d steps\n" % (records, steps))
     if not exited:
         gdb.execute("kill", to_string=True)
