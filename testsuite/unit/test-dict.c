@@ -727,8 +727,9 @@ test_program_elf (void **state)
    the reader gives them in.
 
    With CCE_TEST_DICT_SAVE set to a directory, every log written is also
-   saved there (NNNN.log), and the dictionary (prog.dict): the seeds of
-   the fuzzer of the reader (testsuite/logfuzz).  */
+   saved there (NNNN.log), and the dictionary (prog.dict) and PC map
+   (prog.pcmap): the seeds of the fuzzer of the reader
+   (testsuite/logfuzz).  */
 
 #define CHUNK 4096
 
@@ -983,6 +984,8 @@ lw_open (void)
   return lw_open_chunks (0);
 }
 
+static unsigned char *pm_world (uint32_t key, int swap, size_t *len);
+
 /* Save the log of W in $CCE_TEST_DICT_SAVE, if set.  */
 static void
 lw_save (const struct lw *w)
@@ -999,6 +1002,17 @@ lw_save (const struct lw *w)
       assert_non_null (f);
       assert_int_equal (fwrite (W.text, 1, W.len, f), W.len);
       assert_int_equal (fclose (f), 0);
+      {
+        size_t len;
+        unsigned char *map = pm_world (cce_module_key (W.g->stamp), 0,
+                                       &len);
+        snprintf (path, sizeof path, "%s/prog.pcmap", dir);
+        f = fopen (path, "wb");
+        assert_non_null (f);
+        assert_int_equal (fwrite (map, 1, len, f), len);
+        assert_int_equal (fclose (f), 0);
+        free (map);
+      }
     }
   snprintf (path, sizeof path, "%s/%04d.log", dir, lw_saved++);
   f = fopen (path, "wb");
@@ -2735,6 +2749,21 @@ test_pc_records (void **state)
                        "main;work;helper 1\n"
                        "main;work;helper;leaf 1\n");
   free (out);
+  /* The same records in a log with chunks: a span per thread.  */
+  {
+    struct lw wc = lw_open_chunks (CHUNK);
+    pc_log (&wc);
+    out = run_prog (p, wc.f, CCED_FORMAT_FOLDED, NULL);
+    assert_string_equal (out,
+                         "[incomplete] 2\n"
+                         "main 2\n"
+                         "main;leaf 2\n"
+                         "main;leaf;[signal];cb 1\n"
+                         "main;work;helper 1\n"
+                         "main;work;helper;leaf 1\n");
+    free (out);
+    lw_close (&wc);
+  }
 
   out = run_prog (p, w.f, CCED_FORMAT_TEXT, NULL);
   assert_string_equal (out,
