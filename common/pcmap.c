@@ -222,7 +222,7 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
   while (0)
   if (module >= g->nmodules)
     {
-      set_err (err, errlen, "PC map of module %zu, of %zu", module,
+      set_err (err, errlen, "no module %zu: the graph has %zu", module,
                g->nmodules);
       return -1;
     }
@@ -234,7 +234,7 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
     }
   if (len >= UINT32_MAX)
     {
-      set_err (err, errlen, "PC map of %zu bytes: too large", len);
+      set_err (err, errlen, "%zu bytes: too large", len);
       return -1;
     }
   m = calloc (1, sizeof *m);
@@ -252,7 +252,7 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
       uint64_t end = 0;
 
       if (len - off < bsize)
-        BAD ("PC map block at offset %zu: truncated (%zu bytes left)",
+        BAD ("block at offset %zu: truncated (%zu bytes left)",
              off, len - off);
       mark = get32 (b + offsetof (struct cce_pcmap_block, mark), swapped);
       version = get16 (b + offsetof (struct cce_pcmap_block, version),
@@ -263,24 +263,25 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
       node = get32 (b + offsetof (struct cce_pcmap_block, node), swapped);
       nr = get32 (b + offsetof (struct cce_pcmap_block, nranges), swapped);
       if (mark != CCE_PCMAP_MARK)
-        BAD ("PC map block at offset %zu: bad mark 0x%08" PRIx32, off,
+        BAD ("block at offset %zu: bad mark 0x%08" PRIx32, off,
              mark);
       if (version != CCE_PCMAP_VERSION)
-        BAD ("PC map block at offset %zu: version %u, this decoder reads %d",
+        BAD ("block at offset %zu: version %u, this decoder reads %d",
              off, (unsigned) version, CCE_PCMAP_VERSION);
       if (size < bsize || size % 8 != 0)
-        BAD ("PC map block at offset %zu: bad size %" PRIu32, off, size);
+        BAD ("block at offset %zu: bad size %" PRIu32, off, size);
       if (size > len - off)
-        BAD ("PC map block at offset %zu: truncated (size %" PRIu32
+        BAD ("block at offset %zu: truncated (size %" PRIu32
              ", %zu bytes left)", off, size, len - off);
       if (key != mod->key)
-        BAD ("PC map is stale: block at offset %zu has the key %08" PRIx32
-             ", the dictionary %08" PRIx32, off, key, mod->key);
+        BAD ("block at offset %zu: key %08" PRIx32 ", the dictionary's is "
+             "%08" PRIx32 ": the map is stale, made for another build",
+             off, key, mod->key);
       if (node != CCE_PCMAP_NO_NODE && node >= mod->nnodes)
-        BAD ("PC map block at offset %zu: node %" PRIu32 ", the dictionary "
+        BAD ("block at offset %zu: node %" PRIu32 ", the dictionary "
              "has %" PRIu32, off, node, mod->nnodes);
       if (nr > (size - bsize) / rsize)
-        BAD ("PC map block at offset %zu: %" PRIu32 " ranges do not fit "
+        BAD ("block at offset %zu: %" PRIu32 " ranges do not fit "
              "in its %" PRIu32 " bytes", off, nr, size);
       strings = (uint32_t) (bsize + nr * rsize);
       if (GROW (m->ranges, aranges, nranges + nr) < 0)
@@ -307,25 +308,25 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
           pr->site = CCE_NONE;
           pr->async = (flags & CCE_PCMAP_ASYNC) != 0;
           if (__builtin_add_overflow (pr->start, (uint64_t) pr->len, &last))
-            BAD ("PC map block at offset %zu: range %" PRIu32 " runs past "
+            BAD ("block at offset %zu: range %" PRIu32 " runs past "
                  "the end of the address space", off, r);
           if (pr->start < end)
-            BAD ("PC map block at offset %zu: range %" PRIu32 " is not "
+            BAD ("block at offset %zu: range %" PRIu32 " is not "
                  "sorted or overlaps the one before", off, r);
           end = last;
           if (pr->state > CCE_PC_UNKNOWN)
-            BAD ("PC map block at offset %zu: range %" PRIu32 " has the "
+            BAD ("block at offset %zu: range %" PRIu32 " has the "
                  "unknown state %" PRIu32, off, r, pr->state);
           if (pr->state == CCE_PC_CALLEE)
             {
               if (pr->callee >= mod->nnodes)
-                BAD ("PC map block at offset %zu: range %" PRIu32 " calls "
+                BAD ("block at offset %zu: range %" PRIu32 " calls "
                      "node %" PRIu32 ", the dictionary has %" PRIu32, off,
                      r, pr->callee, mod->nnodes);
               pr->callee += mod->first_node;
             }
           else if (pr->callee != CCE_PCMAP_NO_NODE)
-            BAD ("PC map block at offset %zu: range %" PRIu32 " has a "
+            BAD ("block at offset %zu: range %" PRIu32 " has a "
                  "callee but not the state CCE_PC_CALLEE", off, r);
           else
             pr->callee = CCE_NONE;
@@ -333,7 +334,7 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
             {
               why = check_loc (g, b, size, strings, pr->loc, pr->node);
               if (why)
-                BAD ("PC map block at offset %zu: range %" PRIu32 ": %s",
+                BAD ("block at offset %zu: range %" PRIu32 ": %s",
                      off, r, why);
               pr->loc += (uint32_t) off;
             }
@@ -347,7 +348,7 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
     qsort (m->ranges, nranges, sizeof *m->ranges, range_cmp);
   for (i = 1; i < nranges; i++)
     if (m->ranges[i].start - m->ranges[i - 1].start < m->ranges[i - 1].len)
-      BAD ("PC map: two ranges hold the address 0x%" PRIx64,
+      BAD ("two ranges hold the address 0x%" PRIx64,
            m->ranges[i].start);
   m->nranges = nranges;
 

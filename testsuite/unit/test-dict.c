@@ -2911,8 +2911,8 @@ test_program_elf_pcmap (void **state)
   secs[1].size = len;
   map[0] ^= 0x40;
   write_elf_sections (path, secs, 2, ELFDATA2LSB);
-  expect_program_error (path, CCED_E_BAD_PCMAP, "malformed cce PC map: PC "
-                        "map block at offset 0: bad mark");
+  expect_program_error (path, CCED_E_BAD_PCMAP, "malformed cce PC map: "
+                        "block at offset 0: bad mark");
   map[0] ^= 0x40;
   secs[1].size = len - 8;
   write_elf_sections (path, secs, 2, ELFDATA2LSB);
@@ -2922,7 +2922,7 @@ test_program_elf_pcmap (void **state)
   secs[1].data = map;
   secs[1].size = len;
   write_elf_sections (path, secs, 2, ELFDATA2LSB);
-  expect_program_error (path, CCED_E_BAD_PCMAP, "PC map is stale");
+  expect_program_error (path, CCED_E_BAD_PCMAP, "the map is stale");
   free (map);
   /* Stripped to a header (objcopy --only-keep-debug keeps the section
      without its bytes).  */

@@ -1019,7 +1019,7 @@ test_pcmap_reader_refuses_malformed_maps (void **state)
   free (m);
   m = map_with (&P, b0size + offsetof (struct cce_pcmap_block, key),
                 P.key + 1);
-  expect_bad_map (&P, "wrong key", m, P.maplen, "stale");
+  expect_bad_map (&P, "wrong key", m, P.maplen, "the map is stale");
   free (m);
   m = map_with (&P, b0size + offsetof (struct cce_pcmap_block, node),
                 PN_COUNT);
@@ -1173,7 +1173,8 @@ test_pcmap_in_the_other_byte_order_and_of_a_library (void **state)
     memset (&bad, 0, sizeof bad);
     pm_block (&bad, P.key, 0, 0, lr, 1);
     CHECK (cce_graph_read_pcmap (P.g, 1, bad.p, bad.len, 0, err, sizeof err)
-           < 0 && strstr (err, "stale"), "program's key in the library's");
+           < 0 && strstr (err, "the map is stale"),
+           "program's key in the library's");
     free (bad.p);
   }
   CHECK (cce_graph_read_pcmap (P.g, 1, w.p, w.len, 0, err, sizeof err) == 0,
