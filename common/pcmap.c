@@ -180,7 +180,7 @@ range_cmp (const void *pa, const void *pb)
 }
 
 /* Check the location at OFF (from the start of BLOCK, SIZE bytes, whose
-   strings start at STRINGS) of range R of a block of node NODE of G
+   strings start at STRINGS) of a range of a block of node NODE of G
    (CCE_NONE: none).  Returns NULL, or what is wrong with it.  */
 static const char *
 check_loc (const struct cce_graph *g, const char *block, uint32_t size,

@@ -1198,6 +1198,82 @@ test_pcmap_in_the_other_byte_order_and_of_a_library (void **state)
   pc_world_free (&P);
 }
 
+/* The frames of a PC's site in a split part and in a hidden node are
+   those of a log site with the same frames there.  */
+static void
+test_pc_locations_in_split_and_hidden_nodes (void **state)
+{
+  struct cce_graph *g0 = cce_graph_new (), *g;
+  uint32_t fm, ff, fw, fa, main_, f, part, wrap, logpart, logwrap;
+  uint32_t out[16], want[16];
+  struct cce_path_frame a[16], b[16];
+  size_t n, nw, na, nb, i, k;
+  const char *why;
+  char err[256] = "";
+  struct pm w;
+  static const struct pm_range rpart[] = {
+    { 0x100, 8, CCE_PC_OWN, NO, "f\tf.c\t20\t3\ninl\ti.h\t7\t1" } };
+  static const struct pm_range rwrap[] = {
+    { 0x200, 8, CCE_PC_OWN, NO, "__wrap\tx.c\t1\t1\nctor_a\tx.c\t5\t2" } };
+
+  (void) state;
+  set_ctx ("split and hidden");
+  fm = cce_graph_func (g0, "main", "m.c", 1);
+  ff = cce_graph_func (g0, "f", "f.c", 10);
+  fw = cce_graph_func (g0, "__wrap", "x.c", 1);
+  fa = cce_graph_func (g0, "ctor_a", "x.c", 4);
+  main_ = cce_graph_node (g0, fm, CCE_NODE_ENTRY);
+  f = cce_graph_node (g0, ff, 0);
+  part = cce_graph_node (g0, ff, CCE_NODE_SPLIT_PART);
+  wrap = cce_graph_node (g0, fw, CCE_NODE_ENTRY | CCE_NODE_HIDDEN);
+  pw_site (g0, main_, CCE_SITE_DIRECT, f, 1, fm, "m.c", 2);
+  pw_site (g0, f, CCE_SITE_DIRECT, part, 1, ff, "f.c", 12);
+  logpart = pw_site (g0, part, CCE_SITE_LOG, CCE_NONE, 1, ff, "f.c", 20);
+  g0->frames[g0->sites[logpart].first_frame].col = 3;
+  CHECK (cce_graph_frame (g0, logpart, cce_graph_func (g0, "inl", "i.h", 6),
+                          "i.h", 7, 1) == 0, "frame");
+  logwrap = pw_site (g0, wrap, CCE_SITE_LOG, CCE_NONE, 1, fw, "x.c", 1);
+  CHECK (cce_graph_frame (g0, logwrap, fa, "x.c", 5, 2) == 0, "frame");
+  CHECK (cce_graph_encode (g0, NULL, err, sizeof err) == 0, "encode: %s",
+         err);
+  g = reread (g0);
+  cce_graph_free (g0);
+  memset (&w, 0, sizeof w);
+  pm_block (&w, g->modules[0].key, part, CCE_PCMAP_ASYNC, rpart, 1);
+  pm_block (&w, g->modules[0].key, wrap, CCE_PCMAP_ASYNC, rwrap, 1);
+  CHECK (cce_graph_read_pcmap (g, 0, w.p, w.len, 0, err, sizeof err) == 0,
+         "read_pcmap: %s", err);
+  free (w.p);
+  for (k = 0; k < 2; k++)
+    {
+      uint64_t word = CCE_PC_WORD (g->modules[0].key, k ? 0x200 : 0x100);
+      uint32_t ls = k ? logwrap : logpart;
+      CHECK (cce_graph_pc_sites (g, word, NULL, 0) == 0, "pc_sites");
+      CHECK (cce_decode (g, word, 0, NULL, 0, out, 16, &n, &why)
+             == CCE_DECODE_OK, "%zu: %s", k, why);
+      CHECK (cce_decode (g, ls, 0, NULL, 0, want, 16, &nw, &why)
+             == CCE_DECODE_OK, "%zu: log site: %s", k, why);
+      cce_path_frames (g, out, n, a, 16, &na);
+      cce_path_frames (g, want, nw, b, 16, &nb);
+      CHECK (na == nb, "%zu: %zu and %zu frames", k, na, nb);
+      for (i = 0; i < na; i++)
+        CHECK (strcmp (frame_name (g, &a[i]), frame_name (g, &b[i])) == 0
+               && a[i].file == b[i].file && a[i].line == b[i].line
+               && a[i].col == b[i].col && a[i].inlined == b[i].inlined,
+               "%zu: frame %zu differs from the log site's", k, i);
+    }
+  frames_text (g, out, n, err, sizeof err);
+  CHECK (strcmp (err, "ctor_a") == 0, "hidden: %s", err);
+  CHECK (cce_decode (g, CCE_PC_WORD (g->modules[0].key, 0x100), 0, NULL, 0,
+                     out, 16, &n, &why) == CCE_DECODE_OK, "part");
+  frames_text (g, out, n, err, sizeof err);
+  CHECK (strcmp (err, "main;f;inl") == 0, "split part: %s", err);
+  cce_path_frames (g, out, n, a, 16, &na);
+  CHECK (na == 3 && a[1].line == 20 && !a[1].inlined && a[2].inlined,
+         "split part's frames");
+  cce_graph_free (g);
+}
+
 int
 main (void)
 {
@@ -1213,6 +1289,7 @@ main (void)
     cmocka_unit_test (test_pc_signal_entries),
     cmocka_unit_test (test_pcmap_reader_refuses_malformed_maps),
     cmocka_unit_test (test_pcmap_in_the_other_byte_order_and_of_a_library),
+    cmocka_unit_test (test_pc_locations_in_split_and_hidden_nodes),
   };
   signal (SIGALRM, on_alarm);
   alarm (240);
