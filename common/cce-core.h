@@ -114,14 +114,20 @@ struct cce_edge
 };
 
 /* A module of a merged graph (cce_graph_merge): the sites of one
-   dictionary, found by the key in site words.  */
+   dictionary, found by the key in site words and PC words.  */
 struct cce_module
 {
   uint32_t key;          /* cce_module_key of its stamp */
   uint32_t first_site;   /* its sites: sites[first_site .. + nsites) */
   uint32_t nsites;
+  uint32_t first_node;   /* its nodes: nodes[first_node .. + nnodes) */
+  uint32_t nnodes;
   uint64_t stamp;
 };
+
+/* The PC maps of a graph's modules and the sites made for their ranges
+   (pcmap.c).  */
+struct cce_pc;
 
 struct cce_graph
 {
@@ -150,6 +156,8 @@ struct cce_graph
                                                    memory, whose site words
                                                    are plain numbers */
   void *intern;          /* string interning table */
+  struct cce_pc *pc;     /* cce_graph_read_pcmap output: the PC maps of
+                            the modules; NULL if none was read */
 };
 
 /* Statistics of cce_graph_encode.  */
@@ -246,8 +254,10 @@ struct cce_graph *cce_graph_read_dict (const char *text, size_t len,
 
 /* Append the graph SRC, read from the dictionary of another module of the
    same program (a shared library), to DST, read from one too.  Site words
-   with SRC's key then name SRC's sites in DST.  Returns 0, or -1 with a
-   message in ERR (out of memory, or a module key already in DST).  */
+   with SRC's key then name SRC's sites in DST.  SRC's PC maps are not
+   taken: read them into DST (cce_graph_read_pcmap).  Returns 0, or -1
+   with a message in ERR (out of memory, or a module key already in
+   DST).  */
 int cce_graph_merge (struct cce_graph *dst, const struct cce_graph *src,
                      char *err, size_t errlen);
 
@@ -272,7 +282,15 @@ enum cce_decode_status
 /* Decode the context of a record: log site word SITE, id ID, ccStack STACK
    of NSTACK entries (bottom first).  Stores up to MAXSITES site numbers in
    SITES, root first, the log site last, and their count in *NSITES
-   (which may exceed MAXSITES: call again with more room).  */
+   (which may exceed MAXSITES: call again with more room).
+
+   SITE may be a PC word (cce-format.h, records of interrupted
+   instructions), and so may the site of a ccStack entry pushed for an
+   asynchronous signal: cce_graph_pc_sites must have made their sites.
+   The PC's site then stands for the log site, and the state of its
+   range turns ID and the ccStack into the function's own before the
+   walk goes up from it.  Below the handler of such a ccStack entry, the
+   path goes on at the interrupted instruction, after a CCE_SIGNAL_MARK.  */
 enum cce_decode_status cce_decode (const struct cce_graph *g, uint64_t site,
                                    uint64_t id,
                                    const struct cce_stack_entry *stack,
@@ -283,6 +301,10 @@ enum cce_decode_status cce_decode (const struct cce_graph *g, uint64_t site,
 /* In the sites cce_decode returns: the point where a thread was created
    (its creating thread's context is to the left).  */
 #define CCE_THREAD_MARK (CCE_NONE - 1)
+/* In the sites cce_decode returns: the point where a signal interrupted
+   the thread (the interrupted context is to the left, the handler's to
+   the right).  The lowest site number that is not a site.  */
+#define CCE_SIGNAL_MARK (CCE_NONE - 2)
 
 /* Source frames of a decoded path.  */
 struct cce_path_frame
@@ -291,7 +313,9 @@ struct cce_path_frame
                            frame */
   uint32_t ext_name;    /* string naming the external frame, else
                            CCE_NONE; CCE_THREAD_MARK for the frame that
-                           joins a thread to where it was created */
+                           joins a thread to where it was created,
+                           CCE_SIGNAL_MARK for the one that joins a
+                           signal handler to what it interrupted */
   uint32_t file, line, col;  /* where this frame called the next one (or
                                 logged); file CCE_NONE if unknown */
   int inlined;          /* the frame was inlined into its caller */
@@ -306,6 +330,51 @@ struct cce_path_frame
 void cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
                       size_t nsites, struct cce_path_frame *frames,
                       size_t maxframes, size_t *nframes);
+
+/* PC maps (cce-format.h, part 3).  A PC word names an instruction, not a
+   site; the decoder makes, for each range of a PC map that a record
+   uses, a site of kind CCE_SITE_PC in the range's node, whose frames are
+   the range's location (as a 'c' line with those frames would have), so
+   that cce_decode and cce_path_frames treat it like a log site.  Such a
+   site is in no module and never in a dictionary.  */
+#define CCE_SITE_PC 'p'
+
+/* Read the PC map of module MODULE of G (a graph read from a dictionary,
+   with the modules merged into it: 0 is the first one): LEN bytes at
+   DATA, the contents of its section CCE_PCMAP_SECTION, in the other byte
+   order than this machine's if SWAPPED.  Every block is checked against
+   the format and against the module's dictionary: its key, its nodes,
+   and the first frame of each location (the node's function).  Returns
+   0, or -1 with a message in ERR: the map is malformed, or stale (made
+   for another dictionary), or MODULE has a map already, or out of
+   memory.  */
+int cce_graph_read_pcmap (struct cce_graph *g, size_t module,
+                          const void *data, size_t len, int swapped,
+                          char *err, size_t errlen);
+
+/* Make the sites of the PC words of a record before cce_decode decodes
+   it: SITE and the sites of the NSTACK entries of STACK.  A word that no
+   range of a PC map holds needs none.  Returns 0, or -1 when out of
+   memory.  */
+int cce_graph_pc_sites (struct cce_graph *g, uint64_t site,
+                        const struct cce_stack_entry *stack, size_t nstack);
+
+/* Where PC word WORD is in G's PC maps.  */
+struct cce_pc_loc
+{
+  uint32_t site;         /* its CCE_SITE_PC site, CCE_NONE if not made */
+  uint32_t node;         /* the node of the range, CCE_NONE if none */
+  uint32_t state;        /* CCE_PC_* */
+  uint32_t callee;       /* node, for CCE_PC_CALLEE; else CCE_NONE */
+  int async;             /* the block has CCE_PCMAP_ASYNC */
+};
+
+/* Find PC word WORD (or CCE_PC_EXTERNAL) in G's PC maps: 0 with *LOC
+   filled, or -1 with *REASON saying why it has no place (no module with
+   its key, a module without a PC map, an address outside every range:
+   code outside the program's functions).  */
+int cce_pc_find (const struct cce_graph *g, uint64_t word,
+                 struct cce_pc_loc *loc, const char **reason);
 
 /* Which restores a function needs.  After a call site the id (the ccStack
    top) must be put back only if something reads it before the next site

@@ -1,6 +1,6 @@
 /* core-internal.h -- what the files of cce's encoding core
-   (libccecore: graph.c, encode.c, dict.c, paths.c, flow.c) share, and
-   nothing outside the core uses.  The API is cce-core.h.  */
+   (libccecore: graph.c, encode.c, dict.c, paths.c, flow.c, pcmap.c)
+   share, and nothing outside the core uses.  The API is cce-core.h.  */
 
 #ifndef CCE_CORE_INTERNAL_H
 #define CCE_CORE_INTERNAL_H
@@ -82,5 +82,10 @@ uint32_t cce__add_string (struct cce_graph *g, const char *s);
    sites of each node) from the nodes' root values and the direct sites'
    addition values: 0, or -1 when out of memory.  */
 int cce__index_edges (struct cce_graph *g);
+
+/* In pcmap.c.  */
+
+/* Free the PC maps PC of a graph (NULL: none).  */
+void cce__pc_free (struct cce_pc *pc);
 
 #endif /* CCE_CORE_INTERNAL_H */

@@ -556,6 +556,8 @@ finish_read (struct cce_graph *g, char *err, size_t errlen)
   g->modules[0].key = cce_module_key (g->stamp);
   g->modules[0].first_site = 0;
   g->modules[0].nsites = (uint32_t) g->nsites;
+  g->modules[0].first_node = 0;
+  g->modules[0].nnodes = (uint32_t) g->nnodes;
   g->modules[0].stamp = g->stamp;
   g->nmodules = 1;
   return 0;
@@ -633,7 +635,7 @@ cce_graph_merge (struct cce_graph *dst, const struct cce_graph *src,
                  " (the same dictionary twice?)", dst->modules[i].key);
         return -1;
       }
-  if ((uint64_t) dst->nsites + src->nsites >= CCE_THREAD_MARK
+  if ((uint64_t) dst->nsites + src->nsites >= CCE_SIGNAL_MARK
       || (uint64_t) dst->nnodes + src->nnodes >= CCE_NONE
       || (uint64_t) dst->nframes + src->nframes >= CCE_NONE)
     {
@@ -700,6 +702,7 @@ cce_graph_merge (struct cce_graph *dst, const struct cce_graph *src,
   dst->nframes += src->nframes;
   dst->modules[dst->nmodules] = src->modules[0];
   dst->modules[dst->nmodules].first_site = (uint32_t) sbase;
+  dst->modules[dst->nmodules].first_node = (uint32_t) nbase;
   dst->nmodules++;
   free (smap);
   if (cce__index_edges (dst) < 0)

@@ -79,6 +79,7 @@ cce_graph_free (struct cce_graph *g)
   free (g->edges);
   free (g->folds);
   free (g->modules);
+  cce__pc_free (g->pc);
   if (g->intern)
     free (((struct intern *) g->intern)->slots);
   free (g->intern);

@@ -1,5 +1,6 @@
-/* paths.c -- decoding: from a log site, an id and a ccStack to the path
-   of call sites that was taken, and from a path to source frames.  */
+/* paths.c -- decoding: from a log site (or an interrupted instruction),
+   an id and a ccStack to the path of call sites that was taken, and from
+   a path to source frames.  */
 
 #include "core-internal.h"
 #include "cce-abi.h"
@@ -54,6 +55,101 @@ signal_sender (const struct cce_graph *g, const struct cce_site *s)
   return 0;
 }
 
+/* Is WORD the place of an interrupted instruction (cce-format.h): a PC
+   word, or CCE_PC_EXTERNAL?  */
+static int
+is_pc (uint64_t word)
+{
+  return CCE_IS_PC_WORD (word) || word == CCE_PC_EXTERNAL;
+}
+
+/* Enter the function of the instruction of PC word WORD, where the
+   thread's id was *ID and its ccStack STACK[0 .. *K): store in *SITE the
+   PC's site (CCE_NONE if it has none), the function's node in *N, and
+   turn *ID and *K into the function's own by the state of the PC's
+   range (cce-format.h, part 3).  Returns NULL, or why the path is
+   incomplete from the function's frames on (which *SITE gives, if it is
+   not CCE_NONE).  */
+static const char *
+pc_enter (const struct cce_graph *g, uint64_t word,
+          const struct cce_stack_entry *stack, size_t *k, uint64_t *id,
+          uint32_t *n, uint32_t *site)
+{
+  struct cce_pc_loc loc;
+  const struct cce_stack_entry *top;
+  const char *why;
+  uint32_t ts;
+
+  *site = CCE_NONE;
+  if (cce_pc_find (g, word, &loc, &why) < 0)
+    return why;
+  if (loc.node == CCE_NONE)
+    return "interrupted in a function that has no node in the dictionary";
+  if (loc.site == CCE_NONE)
+    return "PC location without its site (see cce_graph_pc_sites)";
+  *site = loc.site;
+  *n = loc.node;
+  switch (loc.state)
+    {
+    case CCE_PC_OWN:
+      return NULL;
+
+    case CCE_PC_CALLEE:
+      {
+        /* The id of a call of CALLEE at one of this function's direct
+           sites: the function's is the caller's id of that edge.  */
+        const struct cce_node *c = &g->nodes[loc.callee];
+        const struct cce_edge *e;
+        if (*id >= c->numcc && c->nfold)
+          {
+            uint64_t rel = *id - c->numcc;
+            uint32_t fs;
+            if (rel / c->nfold >= c->fold_lim)
+              return "the id is not one of the function's calls";
+            fs = g->folds[c->first_fold + rel % c->nfold];
+            if (g->sites[fs].node != loc.node)
+              return "the id is not one of the function's calls";
+            *id = rel / c->nfold;
+            return NULL;
+          }
+        e = find_edge (g, loc.callee, *id);
+        if (!e || g->sites[e->site].node != loc.node)
+          return "the id is not one of the function's calls";
+        *id -= e->av;
+        return NULL;
+      }
+
+    case CCE_PC_PUSHING:
+      /* The top entry is being written: not the function's.  */
+      if (*k == 0)
+        return "no ccStack entry where the function pushes one";
+      (*k)--;
+      return NULL;
+
+    case CCE_PC_PUSHED:
+    case CCE_PC_POPPING:
+      /* The top entry is the function's push for a call at one of its
+         ccStack sites, with the function's id.  */
+      if (*k == 0)
+        return "no ccStack entry of the function's call";
+      top = &stack[*k - 1];
+      ts = cce_site_of_word (g, top->site);
+      if (ts == CCE_NONE || g->sites[ts].node != loc.node
+          || !cce_kind_on_stack (g->sites[ts].kind))
+        return "the top ccStack entry is not a call of the function";
+      if (loc.state == CCE_PC_POPPING && top->id != *id)
+        return "the id is not the one of the ccStack entry being popped";
+      *id = top->id;
+      (*k)--;
+      return NULL;
+
+    default:
+      return loc.async ? "the context is not known at this instruction"
+                       : "the context is not known at this instruction "
+                         "(built without -fplugin-arg-cce-async)";
+    }
+}
+
 /* A path of folded recursion is as long as the recursion was deep; a
    machine stack holds far fewer frames than this.  */
 #define CCE_DECODE_MAX_FRAMES (UINT64_C (1) << 20)
@@ -65,7 +161,8 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
             const char **reason)
 {
   size_t count = 0, k = nstack, i;
-  uint32_t n, ls;
+  uint32_t n, ls, ps;
+  const char *pw;
   enum cce_decode_status status = CCE_DECODE_OK;
   const char *why = NULL;
 
@@ -76,6 +173,17 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
 
   if (site == CCE_SITE_NONE)
     GIVE_UP ("logged from code built without cce");
+  if (is_pc (site))
+    {
+      /* An interrupted instruction: its function's frames, then the
+         walk up from its node with the function's own id and ccStack.  */
+      pw = pc_enter (g, site, stack, &k, &id, &n, &ps);
+      if (ps != CCE_NONE)
+        EMIT (ps);
+      if (pw)
+        GIVE_UP (pw);
+      goto walk;
+    }
   ls = cce_site_of_word (g, site);
   if (ls == CCE_NONE)
     GIVE_UP (CCE_SITE_KEY (site) == 0 || g->nmodules == 0
@@ -87,6 +195,7 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
     GIVE_UP ("log site unknown to the dictionary");
   EMIT (ls);
   n = g->sites[ls].node;
+walk:
   for (;;)
     {
       const struct cce_node *node;
@@ -134,6 +243,22 @@ cce_decode (const struct cce_graph *g, uint64_t site, uint64_t id,
           break;
         }
       top = &stack[--k];
+      if (is_pc (top->site))
+        {
+          /* A signal handler's segment, and the instruction the signal
+             interrupted: the path goes on there, with the interrupted
+             id and the entries below.  */
+          if (!(node->flags & CCE_NODE_ENTRY))
+            GIVE_UP ("signal entry does not start at an entry function");
+          EMIT (CCE_SIGNAL_MARK);
+          id = top->id;
+          pw = pc_enter (g, top->site, stack, &k, &id, &n, &ps);
+          if (ps != CCE_NONE)
+            EMIT (ps);
+          if (pw)
+            GIVE_UP (pw);
+          continue;
+        }
       if (top->site == CCE_SITE_SIGNAL_SYNC
           || top->site == CCE_SITE_SIGNAL_ASYNC)
         {
@@ -215,12 +340,12 @@ cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
       const struct cce_node *node;
       int inherit_inlined = 0;
 
-      if (sites[i] == CCE_THREAD_MARK)
+      if (sites[i] == CCE_THREAD_MARK || sites[i] == CCE_SIGNAL_MARK)
         {
           struct cce_path_frame pf;
           memset (&pf, 0, sizeof pf);
           pf.func = CCE_NONE;
-          pf.ext_name = CCE_THREAD_MARK;
+          pf.ext_name = sites[i];
           pf.file = CCE_NONE;
           if (count < maxframes)
             frames[count] = pf;

@@ -55,7 +55,9 @@ read standard input.\n\
 \n\
  Input:\n\
   PROGRAM                    the program that wrote LOG; its dictionary\n\
-                             (section cce_dict) decodes the contexts\n\
+                             (section cce_dict) decodes the contexts, and\n\
+                             its PC map (section cce_pcmap) places the\n\
+                             instructions of crash and sample records\n\
   LOG                        the log file (CCE_LOG or cce-PID.log)\n\
 \n\
  Output format:\n\
@@ -66,7 +68,12 @@ read standard input.\n\
                                folded   PATH COUNT per distinct path\n\
                                         (input of flamegraph.pl)\n\
                              PATH lists the functions root first, joined\n\
-                             by ';'\n\
+                             by ';'; the frame [signal] joins a signal\n\
+                             handler (right) to what it interrupted (left)\n\
+                             A thread that died of a signal has a record\n\
+                             whose TAG is the signal's name (SIGSEGV...), a\n\
+                             CPU-time sample one whose TAG is 'sample':\n\
+                             its path ends at the interrupted instruction\n\
   -o, --output=FILE          write to FILE instead of standard output\n\
   -t, --thread-origin        start a thread's path where it was created:\n\
                              the creating thread's context, the frame\n\
@@ -276,7 +283,8 @@ open_inputs (struct args *a, struct cced_program **prog,
       }
   for (size_t i = 0; i < cced_log_nmodules (*log); i++)
     if (cced_program_add_module (*prog, cced_log_module (*log, i), &err) < 0
-        && (err.code == CCED_E_BAD_DICT || err.code == CCED_E_NOMEM))
+        && (err.code == CCED_E_BAD_DICT || err.code == CCED_E_BAD_PCMAP
+            || err.code == CCED_E_NOMEM))
       {
         error_line (cced_log_module (*log, i), err.msg);
         cced_log_close (*log);

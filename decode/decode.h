@@ -56,6 +56,8 @@ enum cced_errcode
   CCED_E_CORRUPT,        /* a record or a span is impossible (a bad mark,
                             an absurd nstack...) */
   CCED_E_INVAL,          /* invalid argument */
+  CCED_E_BAD_PCMAP,      /* the PC map is malformed, or stale (made for
+                            another dictionary) */
   CCED_NERRORS
 };
 
@@ -80,8 +82,11 @@ const char *cced_errstr (enum cced_errcode code);
 struct cced_program;
 
 /* Open the ELF file PATH and read its dictionary (section
-   CCE_DICT_SECTION).  Errors: CCED_E_OPEN, CCED_E_NOT_ELF, CCED_E_ELF,
-   CCED_E_NO_DICT, CCED_E_BAD_DICT, CCED_E_NOMEM.  */
+   CCE_DICT_SECTION) and its PC map (section CCE_PCMAP_SECTION), if it has
+   one: records of interrupted instructions need it (cce-format.h), and
+   decode as incomplete without it.  Errors: CCED_E_OPEN, CCED_E_NOT_ELF,
+   CCED_E_ELF, CCED_E_NO_DICT, CCED_E_BAD_DICT, CCED_E_BAD_PCMAP,
+   CCED_E_NOMEM.  */
 struct cced_program *cced_program_open (const char *path,
                                         struct cced_error *err);
 
@@ -91,14 +96,23 @@ struct cced_program *cced_program_from_dict (const char *name,
                                              const char *text, size_t len,
                                              struct cced_error *err);
 
-/* Add the dictionary of the shared library PATH, another module of the
-   same program built with cce, so that records and ccStack entries in its
-   code decode.  Adding a module twice does nothing.  Returns 0, or -1 with
-   the errors of cced_program_open (CCED_E_NO_DICT: PATH was not built
-   with cce) or CCED_E_BAD_DICT (two modules with one key).  Call it before
-   making decoders and outputs of P.  */
+/* Add the dictionary and the PC map of the shared library PATH, another
+   module of the same program built with cce, so that records and
+   ccStack entries in its code decode.  Adding a module twice does
+   nothing.  Returns 0, or -1 with the errors of cced_program_open
+   (CCED_E_NO_DICT: PATH was not built with cce; CCED_E_BAD_PCMAP: the
+   module was added, without its PC map) or CCED_E_BAD_DICT (two modules
+   with one key).  Call it before making decoders and outputs of P.  */
 int cced_program_add_module (struct cced_program *p, const char *path,
                              struct cced_error *err);
+/* Give module MODULE of P (0: the program, then the modules in the order
+   they were added) the PC map of LEN bytes at DATA, the contents of a
+   section CCE_PCMAP_SECTION in this machine's byte order.  Returns 0, or
+   -1 with CCED_E_BAD_PCMAP (also: MODULE has a map already, or there is
+   no such module), CCED_E_INVAL or CCED_E_NOMEM.  */
+int cced_program_add_pcmap (struct cced_program *p, size_t module,
+                            const void *data, size_t len,
+                            struct cced_error *err);
 /* Modules of P: 1 + the modules added.  */
 size_t cced_program_nmodules (const struct cced_program *p);
 const struct cce_graph *cced_program_graph (const struct cced_program *p);
@@ -183,7 +197,10 @@ void cced_log_stats (const struct cced_log *log,
                      struct cced_log_stats *stats);
 
 /* One record.  STACK is the ccStack, bottom first; it points into the
-   reader and is valid until the next call of cced_log_next.  */
+   reader and is valid until the next call of cced_log_next.  A record
+   whose TAG is CCE_TAG_SIGNAL + a signal number (the thread died of it)
+   or CCE_TAG_SAMPLE (a CPU-time sample) stands for an interrupted
+   instruction: SITE is its PC word (cce-format.h).  */
 struct cced_record
 {
   uint64_t offset;        /* of the record in the log */
@@ -224,8 +241,16 @@ void cced_decoder_free (struct cced_decoder *d);
 
 /* Decode REC into *PATH (valid until the next call on D).  A record that
    cannot be decoded (uninstrumented log site, site out of range,
-   inconsistent stack...) gives an incomplete path, not an error.  Returns
-   0, or -1 with CCED_E_NOMEM.  */
+   inconsistent stack, an instruction outside the program's functions or
+   where the context is not known...) gives an incomplete path, not an
+   error.  The path of an interrupted instruction ends in the frames of
+   the instruction's location (the last one's line is the
+   instruction's); a ccStack entry of an asynchronous signal with the PC
+   word of the instruction it interrupted puts the frame "[signal]"
+   between that instruction's context and the handler.  The sites of the
+   PC map ranges that records use are added to the program's graph (so
+   a program is used by one thread at a time).  Returns 0, or -1 with
+   CCED_E_NOMEM.  */
 int cced_decode (struct cced_decoder *d, const struct cced_record *rec,
                  struct cced_path *path, struct cced_error *err);
 
@@ -235,7 +260,7 @@ int cced_decode (struct cced_decoder *d, const struct cced_record *rec,
 void cced_decoder_set_thread_origin (struct cced_decoder *d, int on);
 
 /* Name of a frame of a decoded path: its source function or the external
-   function (never NULL).  */
+   function, or "[thread]" or "[signal]" (never NULL).  */
 const char *cced_frame_name (const struct cce_graph *g,
                              const struct cce_path_frame *f);
 
@@ -275,6 +300,12 @@ void cced_output_set_thread_origin (struct cced_output *out, int on);
 int cced_output_finish (struct cced_output *out, struct cced_error *err);
 
 void cced_output_free (struct cced_output *out);
+
+/* The name an output gives the tag TAG of a record in BUF (SIZE bytes,
+   at least 16): for a record of an interrupted instruction, the
+   signal's name ("SIGSEGV", or "SIG" and its number if it has no name
+   here) or "sample"; NULL for any other tag.  */
+const char *cced_tag_name (uint32_t tag, char *buf, size_t size);
 
 /* Statistics of an output.  */
 struct cced_output_stats

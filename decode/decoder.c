@@ -116,7 +116,19 @@ cced_decode (struct cced_decoder *d, const struct cced_record *rec,
   size_t nsites, nframes;
 
   /* The core checks the log site (CCE_SITE_NONE, out of range, not a
-     log site) and the ccStack entries.  */
+     log site) and the ccStack entries.  A record of an interrupted
+     instruction names it by a PC word, whatever it was.  */
+  if (CCE_TAG_IS_PC (rec->tag) && !CCE_IS_PC_WORD (rec->site)
+      && rec->site != CCE_PC_EXTERNAL)
+    {
+      incomplete (d, path, "record of an interrupted instruction without "
+                  "its PC");
+      return 0;
+    }
+  /* The sites of the PC words, made in the program's graph.  */
+  if (cce_graph_pc_sites (d->prog->g, rec->site, rec->stack, rec->nstack)
+      < 0)
+    return nomem (err);
 
   for (;;)
     {
@@ -192,6 +204,8 @@ cced_frame_name (const struct cce_graph *g, const struct cce_path_frame *f)
     }
   else if (f->ext_name == CCE_THREAD_MARK)
     name = "[thread]";
+  else if (f->ext_name == CCE_SIGNAL_MARK)
+    name = "[signal]";
   else
     name = graph_string (g, f->ext_name);
   return name && *name ? name : "??";

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +238,7 @@ struct centry
 {
   uint64_t site, id;
   uint32_t nstack, module;
+  int pc;                    /* a record of an interrupted instruction */
   int incomplete;
   const char *val;
   size_t vlen;
@@ -267,7 +269,9 @@ struct cced_output
   FILE *f;
   struct cced_decoder *dec;
 
-  struct oname *names;       /* of g->strings */
+  struct oname *names;       /* of g->strings (the first NNAMES: decoding
+                                adds the strings of PC locations) */
+  size_t nnames;
   struct arena narena;       /* sanitized names */
 
   char *ob;                  /* output buffer */
@@ -328,16 +332,22 @@ out_check (struct cced_output *o, struct cced_error *err)
   return 0;
 }
 
-/* The names of G's strings, ready for output.  */
+/* The names of G's strings that O has no name of yet, ready for
+   output.  */
 static int
 make_names (struct cced_output *o)
 {
   const struct cce_graph *g = o->g;
+  struct oname *names;
 
-  o->names = calloc (g->nstrings ? g->nstrings : 1, sizeof *o->names);
-  if (!o->names)
+  if (o->names && o->nnames >= g->nstrings)
+    return 0;
+  names = realloc (o->names, (g->nstrings ? g->nstrings : 1)
+                             * sizeof *o->names);
+  if (!names)
     return -1;
-  for (size_t i = 0; i < g->nstrings; i++)
+  o->names = names;
+  for (size_t i = o->nnames; i < g->nstrings; i++)
     {
       const char *s = g->strings[i] ? g->strings[i] : "";
       size_t n = strlen (s);
@@ -358,6 +368,7 @@ make_names (struct cced_output *o)
         }
       o->names[i].s = s;
       o->names[i].len = n;
+      o->nnames = i + 1;
     }
   return 0;
 }
@@ -367,10 +378,13 @@ frame_oname (const struct cced_output *o, const struct cce_path_frame *f)
 {
   static const struct oname unknown = { "??", 2 };
   static const struct oname thread_mark = { "[thread]", 8 };
+  static const struct oname signal_mark = { "[signal]", 8 };
   const struct cce_graph *g = o->g;
   uint32_t s = CCE_NONE;
   if (f->func == CCE_NONE && f->ext_name == CCE_THREAD_MARK)
     return thread_mark;
+  if (f->func == CCE_NONE && f->ext_name == CCE_SIGNAL_MARK)
+    return signal_mark;
   if (f->func != CCE_NONE)
     {
       if (f->func < g->nfuncs)
@@ -378,7 +392,7 @@ frame_oname (const struct cced_output *o, const struct cce_path_frame *f)
     }
   else
     s = f->ext_name;
-  return s < g->nstrings ? o->names[s] : unknown;
+  return s < o->nnames ? o->names[s] : unknown;
 }
 
 struct cced_output *
@@ -465,6 +479,7 @@ record_hash (const struct cced_record *rec)
   h = mix (h, rec->site);
   h = mix (h, rec->id);
   h = mix (h, ((uint64_t) rec->module << 32) | rec->nstack);
+  h = mix (h, (uint64_t) CCE_TAG_IS_PC (rec->tag));
   for (uint32_t i = 0; i < rec->nstack; i++)
     {
       h = mix (h, rec->stack[i].id);
@@ -481,6 +496,7 @@ record_eq (const struct centry *e, const struct cced_record *rec)
 {
   return e->site == rec->site && e->id == rec->id
          && e->nstack == rec->nstack && e->module == rec->module
+         && e->pc == CCE_TAG_IS_PC (rec->tag)
          && (rec->nstack == 0
              || memcmp (e->stack, rec->stack,
                         rec->nstack * sizeof *rec->stack) == 0);
@@ -561,6 +577,7 @@ cache_insert (struct cced_output *o, uint64_t h,
   e->id = rec->id;
   e->nstack = rec->nstack;
   e->module = rec->module;
+  e->pc = CCE_TAG_IS_PC (rec->tag);
   e->incomplete = incomplete_;
   e->val = v;
   e->vlen = vlen;
@@ -634,9 +651,11 @@ render_text (struct cced_output *o, const struct cced_path *path)
       r |= sb_add (sb, name.s, name.len);
       if (f->func == CCE_NONE && f->ext_name == CCE_THREAD_MARK)
         r |= sb_puts (sb, " (created here by the frames below)");
+      else if (f->func == CCE_NONE && f->ext_name == CCE_SIGNAL_MARK)
+        r |= sb_puts (sb, " (a signal interrupted the frames below)");
       else if (f->func == CCE_NONE)
         r |= sb_puts (sb, " [external]");
-      else if (f->file < g->nstrings && g->strings[f->file]
+      else if (f->file < o->nnames && g->strings[f->file]
                && g->strings[f->file][0])
         {
           r |= sb_add (sb, " (", 2);
@@ -748,17 +767,77 @@ trace_name (const struct cced_output *o, const struct cced_record *rec)
                                              - 1].func].name);
 }
 
+/* The names of the signals (as this machine numbers them).  */
+static const struct
+{
+  int sig;
+  const char *name;
+} signames[] = {
+#define SIGNAME(s) { s, #s }
+  SIGNAME (SIGHUP), SIGNAME (SIGINT), SIGNAME (SIGQUIT), SIGNAME (SIGILL),
+  SIGNAME (SIGTRAP), SIGNAME (SIGABRT), SIGNAME (SIGBUS), SIGNAME (SIGFPE),
+  SIGNAME (SIGKILL), SIGNAME (SIGUSR1), SIGNAME (SIGSEGV),
+  SIGNAME (SIGUSR2), SIGNAME (SIGPIPE), SIGNAME (SIGALRM),
+  SIGNAME (SIGTERM), SIGNAME (SIGCHLD), SIGNAME (SIGCONT),
+  SIGNAME (SIGSTOP), SIGNAME (SIGTSTP), SIGNAME (SIGTTIN),
+  SIGNAME (SIGTTOU), SIGNAME (SIGURG), SIGNAME (SIGXCPU),
+  SIGNAME (SIGXFSZ), SIGNAME (SIGVTALRM), SIGNAME (SIGPROF),
+  SIGNAME (SIGWINCH), SIGNAME (SIGSYS),
+#ifdef SIGSTKFLT
+  SIGNAME (SIGSTKFLT),
+#endif
+#ifdef SIGIO
+  SIGNAME (SIGIO),
+#endif
+#ifdef SIGPWR
+  SIGNAME (SIGPWR),
+#endif
+#undef SIGNAME
+};
+
+const char *
+cced_tag_name (uint32_t tag, char *buf, size_t size)
+{
+  uint32_t sig;
+
+  if (tag == CCE_TAG_SAMPLE)
+    return "sample";
+  if (!CCE_TAG_IS_PC (tag))
+    return NULL;
+  sig = tag - CCE_TAG_SIGNAL;
+  for (size_t i = 0; i < sizeof signames / sizeof *signames; i++)
+    if ((uint32_t) signames[i].sig == sig)
+      return signames[i].name;
+  snprintf (buf, size, "SIG%" PRIu32, sig);
+  return buf;
+}
+
+/* The name REC shows as its tag (in BUF, of SIZE bytes, or static), or
+   NULL for a number: a traced function's name, or the name of the
+   signal or sample of an interrupted instruction.  */
+static inline const char *
+tag_name (const struct cced_output *o, const struct cced_record *rec,
+          char *buf, size_t size)
+{
+  if (__builtin_expect (rec->tag < CCE_TAG_SIGNAL, 1))
+    return NULL;
+  if (rec->tag >= CCE_TAG_TRACE)
+    return trace_name (o, rec);
+  return cced_tag_name (rec->tag, buf, size);
+}
+
 static inline void
 emit_record_line (struct cced_output *o, const struct cced_record *rec,
                   const char *val, size_t vlen)
 {
   char tmp[48], *e = tmp + sizeof tmp, *s = e;
+  char tbuf[16];
   const char *tn;
   /* "THREAD\tTAG\t" built backwards.  A traced function's record shows
-     the function's name as its tag.  */
+     the function's name as its tag, and a record of an interrupted
+     instruction its signal's name or "sample".  */
   *--s = '\t';
-  if (__builtin_expect (rec->tag >= CCE_TAG_TRACE, 0)
-      && (tn = trace_name (o, rec)) != NULL)
+  if ((tn = tag_name (o, rec, tbuf, sizeof tbuf)) != NULL)
     {
       *--s = '\t';
       s = fmt_u64 (s, rec->thread);
@@ -805,18 +884,32 @@ emit_text_header (struct cced_output *o, const struct cced_record *rec)
   p += ne - ns;
   memcpy (p, " tag ", 5);
   p += 5;
-  ns = fmt_u64 (ne, rec->tag);
-  memcpy (p, ns, ne - ns);
-  p += ne - ns;
-  out_write (o, tmp, p - tmp);
-  p = tmp;
   {
-    const char *tn = trace_name (o, rec);
+    char tbuf[16];
+    const char *tn = NULL;
+    if (rec->tag >= CCE_TAG_SIGNAL && rec->tag < CCE_TAG_TRACE)
+      tn = cced_tag_name (rec->tag, tbuf, sizeof tbuf);
     if (tn)
       {
-        out_write (o, " (trace ", 8);
+        /* An interrupted instruction: the signal, or "sample".  */
+        out_write (o, tmp, p - tmp);
         out_write (o, tn, strlen (tn));
-        *p++ = ')';
+        p = tmp;
+      }
+    else
+      {
+        ns = fmt_u64 (ne, rec->tag);
+        memcpy (p, ns, ne - ns);
+        p += ne - ns;
+        out_write (o, tmp, p - tmp);
+        p = tmp;
+        tn = trace_name (o, rec);
+        if (tn)
+          {
+            out_write (o, " (trace ", 8);
+            out_write (o, tn, strlen (tn));
+            *p++ = ')';
+          }
       }
   }
   *p++ = '\n';
@@ -874,6 +967,9 @@ cced_output_record (struct cced_output *o, const struct cced_record *rec,
 
   if (cced_decode (o->dec, rec, &path, err) < 0)
     return -1;
+  /* The strings of the PC locations decoding added.  */
+  if (make_names (o) < 0)
+    return nomem (err);
   inc = path.status != CCE_DECODE_OK;
   o->stats.incomplete += inc;
   switch (o->fmt)

@@ -1,6 +1,6 @@
-/* program.c -- libccedecode: errors, and programs: the dictionaries of
-   an executable and of the shared libraries it loaded.  Never prints,
-   never exits: see decode.h.  */
+/* program.c -- libccedecode: errors, and programs: the dictionaries and
+   PC maps of an executable and of the shared libraries it loaded.  Never
+   prints, never exits: see decode.h.  */
 
 
 #ifdef HAVE_CONFIG_H
@@ -49,6 +49,7 @@ static const char *const errstrs[CCED_NERRORS] = {
   [CCED_E_TRUNCATED] = "truncated log",
   [CCED_E_CORRUPT] = "corrupt log",
   [CCED_E_INVAL] = "invalid argument",
+  [CCED_E_BAD_PCMAP] = "malformed cce PC map",
 };
 
 const char *
@@ -160,19 +161,79 @@ cced_program_from_dict (const char *name, const char *text, size_t len,
   return p;
 }
 
-/* Read the dictionary of the ELF file PATH into a program named PATH.  */
+/* Attach the PC map of LEN bytes at DATA (in the other byte order if
+   SWAPPED) to module MODULE of P.  Returns 0, or -1 with
+   CCED_E_BAD_PCMAP or CCED_E_NOMEM.  */
+static int
+attach_pcmap (struct cced_program *p, size_t module, const void *data,
+              size_t len, int swapped, struct cced_error *err)
+{
+  char msg[CCED_ERRMSG_SIZE - 64];
+
+  msg[0] = '\0';
+  if (cce_graph_read_pcmap (p->g, module, data, len, swapped, msg,
+                            sizeof msg) == 0)
+    return 0;
+  if (strcmp (msg, strerror (ENOMEM)) == 0)
+    return nomem (err);
+  return seterr (err, CCED_E_BAD_PCMAP, 0, "malformed cce PC map: %s",
+                 msg[0] ? msg : "unknown error");
+}
+
+int
+cced_program_add_pcmap (struct cced_program *p, size_t module,
+                        const void *data, size_t len, struct cced_error *err)
+{
+  clearerr_ (err);
+  if (!p || (!data && len))
+    return seterr (err, CCED_E_INVAL, EINVAL, "no program or no PC map");
+  return attach_pcmap (p, module, data, len, 0, err);
+}
+
+/* The data of section SCN (header SHDR, named NAME) of ELF, uncompressed,
+   or NULL with *ERR set.  */
+static Elf_Data *
+section_data (Elf_Scn *scn, const GElf_Shdr *shdr, const char *name,
+              struct cced_error *err)
+{
+  Elf_Data *data;
+
+  if ((shdr->sh_flags & SHF_COMPRESSED) && elf_compress (scn, 0, 0) < 0)
+    {
+      seterr (err, CCED_E_ELF, 0, "libelf: %s", elf_errmsg (-1));
+      return NULL;
+    }
+  data = elf_getdata (scn, NULL);
+  if (!data || (!data->d_buf && data->d_size))
+    {
+      seterr (err, CCED_E_ELF, 0, "libelf: cannot read section %s: %s",
+              name, elf_errmsg (-1));
+      return NULL;
+    }
+  return data;
+}
+
+/* What the ELF file PATH holds for cce: its dictionary, as a program
+   named PATH, and its PC map (section CCE_PCMAP_SECTION), if it has one,
+   copied to *PCMAP (malloc'd, *PCLEN bytes, in the other byte order than
+   this machine's if *SWAPPED); *PCMAP is NULL if it has none.  */
 static struct cced_program *
-program_from_elf (const char *path, struct cced_error *err)
+program_from_elf (const char *path, void **pcmap, size_t *pclen,
+                  int *swapped, struct cced_error *err)
 {
   struct cced_program *p = NULL;
   Elf *elf = NULL;
-  Elf_Scn *scn = NULL, *found = NULL;
+  Elf_Scn *scn = NULL, *found = NULL, *pcscn = NULL;
   Elf_Data *data;
-  GElf_Shdr shdr;
+  GElf_Shdr shdr, pcshdr;
   size_t shstrndx;
   struct stat st;
+  const unsigned char *ident;
   int fd;
 
+  *pcmap = NULL;
+  *pclen = 0;
+  *swapped = 0;
   clearerr_ (err);
   if (!path)
     {
@@ -218,17 +279,25 @@ program_from_elf (const char *path, struct cced_error *err)
     }
   while ((scn = elf_nextscn (elf, scn)) != NULL)
     {
+      GElf_Shdr sh;
       const char *name;
-      if (!gelf_getshdr (scn, &shdr))
+      if (!gelf_getshdr (scn, &sh))
         {
           seterr (err, CCED_E_ELF, 0, "libelf: %s", elf_errmsg (-1));
           goto out;
         }
-      name = elf_strptr (elf, shstrndx, shdr.sh_name);
-      if (name && strcmp (name, CCE_DICT_SECTION) == 0)
+      name = elf_strptr (elf, shstrndx, sh.sh_name);
+      if (!name)
+        continue;
+      if (!found && strcmp (name, CCE_DICT_SECTION) == 0)
         {
           found = scn;
-          break;
+          shdr = sh;
+        }
+      else if (!pcscn && strcmp (name, CCE_PCMAP_SECTION) == 0)
+        {
+          pcscn = scn;
+          pcshdr = sh;
         }
     }
   if (!found)
@@ -243,21 +312,49 @@ program_from_elf (const char *path, struct cced_error *err)
               CCE_DICT_SECTION);
       goto out;
     }
-  if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress (found, 0, 0) < 0)
-    {
-      seterr (err, CCED_E_ELF, 0, "libelf: %s", elf_errmsg (-1));
-      goto out;
-    }
-  data = elf_getdata (found, NULL);
-  if (!data || !data->d_buf)
+  if (!(data = section_data (found, &shdr, CCE_DICT_SECTION, err)))
+    goto out;
+  if (!data->d_buf)
     {
       seterr (err, CCED_E_ELF, 0, "libelf: cannot read section %s: %s",
               CCE_DICT_SECTION, elf_errmsg (-1));
       goto out;
     }
+  if (pcscn)
+    {
+      Elf_Data *pd;
+      if (pcshdr.sh_type == SHT_NOBITS)
+        {
+          seterr (err, CCED_E_BAD_PCMAP, 0,
+                  "malformed cce PC map: section %s has no contents",
+                  CCE_PCMAP_SECTION);
+          goto out;
+        }
+      if (!(pd = section_data (pcscn, &pcshdr, CCE_PCMAP_SECTION, err)))
+        goto out;
+      if (!(*pcmap = malloc (pd->d_size ? pd->d_size : 1)))
+        {
+          nomem (err);
+          goto out;
+        }
+      if (pd->d_size)
+        memcpy (*pcmap, pd->d_buf, pd->d_size);
+      *pclen = pd->d_size;
+      ident = (const unsigned char *) elf_getident (elf, NULL);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+      *swapped = ident && ident[EI_DATA] == ELFDATA2LSB;
+#else
+      *swapped = ident && ident[EI_DATA] == ELFDATA2MSB;
+#endif
+    }
   p = cced_program_from_dict (path, data->d_buf, data->d_size, err);
 
 out:
+  if (!p)
+    {
+      free (*pcmap);
+      *pcmap = NULL;
+    }
   if (elf)
     elf_end (elf);
   close (fd);
@@ -267,7 +364,19 @@ out:
 struct cced_program *
 cced_program_open (const char *path, struct cced_error *err)
 {
-  return program_from_elf (path, err);
+  struct cced_program *p;
+  void *pcmap;
+  size_t pclen;
+  int swapped;
+
+  p = program_from_elf (path, &pcmap, &pclen, &swapped, err);
+  if (p && pcmap && attach_pcmap (p, 0, pcmap, pclen, swapped, err) < 0)
+    {
+      cced_program_close (p);
+      p = NULL;
+    }
+  free (pcmap);
+  return p;
 }
 
 int
@@ -276,12 +385,14 @@ cced_program_add_module (struct cced_program *p, const char *path,
 {
   char msg[CCED_ERRMSG_SIZE - 64];
   struct cced_program *m;
-  size_t i;
+  void *pcmap;
+  size_t pclen, i;
+  int swapped, r;
 
   clearerr_ (err);
   if (!p || !path)
     return seterr (err, CCED_E_INVAL, EINVAL, "no program or no module");
-  m = program_from_elf (path, err);
+  m = program_from_elf (path, &pcmap, &pclen, &swapped, err);
   if (!m)
     return -1;
   for (i = 0; i < p->g->nmodules; i++)
@@ -289,19 +400,27 @@ cced_program_add_module (struct cced_program *p, const char *path,
       {
         /* The same dictionary again (a module named twice).  */
         cced_program_close (m);
+        free (pcmap);
         return 0;
       }
   msg[0] = '\0';
   if (cce_graph_merge (p->g, m->g, msg, sizeof msg) < 0)
     {
       cced_program_close (m);
+      free (pcmap);
       if (strcmp (msg, strerror (ENOMEM)) == 0)
         return nomem (err);
       return seterr (err, CCED_E_BAD_DICT, 0, "cannot add module %s: %s",
                      path, msg);
     }
   cced_program_close (m);
-  return 0;
+  /* The module's PC map, checked against its dictionary.  A bad one
+     leaves the module without a map.  */
+  r = 0;
+  if (pcmap)
+    r = attach_pcmap (p, p->g->nmodules - 1, pcmap, pclen, swapped, err);
+  free (pcmap);
+  return r;
 }
 
 size_t

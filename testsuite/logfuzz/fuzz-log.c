@@ -7,7 +7,8 @@
    an input file, or a directory of them, run once through the target.
 
    The programs are the dictionaries (*.dict) of the directory named by
-   CCE_LOGFUZZ_DIR, else LOGFUZZ_DIR (set when building): a log is read
+   CCE_LOGFUZZ_DIR, else LOGFUZZ_DIR (set when building), each with the
+   PC map of the same name (*.pcmap) if there is one: a log is read
    with the program whose stamp it carries, or with the first one.  The
    log's module table is not used: the target reads no file that its
    input names.
@@ -65,31 +66,54 @@ die (const char *what, const char *msg)
       }                                                                 \
   while (0)
 
-/* Add the program of the dictionary file PATH.  */
+/* The contents of the file PATH (malloc'd, *LEN bytes), or NULL if
+   there is no such file when MAY_MISS.  */
+static char *
+read_whole (const char *path, int may_miss, size_t *len)
+{
+  char *text;
+  long n;
+  FILE *f;
+
+  f = fopen (path, "rb");
+  if (!f && may_miss && errno == ENOENT)
+    return NULL;
+  if (!f)
+    die (path, strerror (errno));
+  if (fseek (f, 0, SEEK_END) != 0 || (n = ftell (f)) < 0)
+    die (path, "cannot tell its size");
+  rewind (f);
+  text = malloc ((size_t) n + 1);
+  if (!text || fread (text, 1, (size_t) n, f) != (size_t) n)
+    die (path, "cannot read it");
+  fclose (f);
+  *len = (size_t) n;
+  return text;
+}
+
+/* Add the program of the dictionary file PATH (NAME.dict), with the PC
+   map NAME.pcmap if there is one.  */
 static void
 add_program (const char *path)
 {
   struct cced_error err;
-  char *text;
-  long len;
-  FILE *f;
+  char *text, *pcpath;
+  size_t len;
 
   if (nprogs == MAX_PROGS)
     die (path, "too many dictionaries");
-  f = fopen (path, "rb");
-  if (!f)
-    die (path, strerror (errno));
-  if (fseek (f, 0, SEEK_END) != 0 || (len = ftell (f)) < 0)
-    die (path, "cannot tell its size");
-  rewind (f);
-  text = malloc ((size_t) len + 1);
-  if (!text || fread (text, 1, (size_t) len, f) != (size_t) len)
-    die (path, "cannot read it");
-  fclose (f);
-  progs[nprogs] = cced_program_from_dict (path, text, (size_t) len, &err);
+  text = read_whole (path, 0, &len);
+  progs[nprogs] = cced_program_from_dict (path, text, len, &err);
   free (text);
   if (!progs[nprogs])
     die (path, err.msg);
+  if (asprintf (&pcpath, "%.*s.pcmap", (int) (strlen (path) - 5), path) < 0)
+    die (path, strerror (ENOMEM));
+  text = read_whole (pcpath, 1, &len);
+  if (text && cced_program_add_pcmap (progs[nprogs], 0, text, len, &err) < 0)
+    die (pcpath, err.msg);
+  free (text);
+  free (pcpath);
   nprogs++;
 }
 

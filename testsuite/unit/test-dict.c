@@ -1,5 +1,6 @@
-/* test-dict.c -- unit tests of the dictionary and log readers of the
-   decoder (libccedecode) on good and broken input.  */
+/* test-dict.c -- unit tests of the dictionary, PC map and log readers
+   of the decoder (libccedecode) on good and broken input, and of its
+   output formats.  */
 
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -530,14 +532,23 @@ test_dict_non_numeric (void **state)
 /* ===================================================================
    Programs (ELF).  */
 
-/* Write an ELF relocatable file PATH holding section SECNAME with SIZE
-   bytes of DATA (NOBITS: no data).  */
-static void
-write_elf (const char *path, const char *secname, void *data,
-           size_t size, int nobits)
+/* A section of an ELF file to write.  */
+struct esec
 {
-  char shstr[256];
-  size_t nlen = strlen (secname);
+  const char *name;
+  const void *data;          /* NULL: NOBITS */
+  size_t size;
+  uint64_t flags;
+};
+
+/* Write an ELF relocatable file PATH with the N sections SECS, in the
+   byte order DATA (ELFDATA2LSB or ELFDATA2MSB).  */
+static void
+write_elf_sections (const char *path, const struct esec *secs, size_t n,
+                    unsigned char data)
+{
+  char shstr[512];
+  size_t slen = 1, i;
   int fd = open (path, O_RDWR | O_CREAT | O_TRUNC, 0644);
   Elf *e;
   Elf64_Ehdr *eh;
@@ -551,37 +562,42 @@ write_elf (const char *path, const char *secname, void *data,
   assert_non_null (e);
   eh = elf64_newehdr (e);
   assert_non_null (eh);
-  eh->e_ident[EI_DATA] = ELFDATA2LSB;
+  eh->e_ident[EI_DATA] = data;
   eh->e_machine = EM_X86_64;
   eh->e_type = ET_REL;
   eh->e_version = EV_CURRENT;
 
-  /* "\0SECNAME\0.shstrtab\0" */
+  /* "\0NAME1\0NAME2\0...\0.shstrtab\0" */
   shstr[0] = 0;
-  memcpy (shstr + 1, secname, nlen + 1);
-  memcpy (shstr + 2 + nlen, ".shstrtab", 10);
-
-  scn = elf_newscn (e);
-  d = elf_newdata (scn);
-  d->d_align = 1;
-  d->d_buf = nobits ? NULL : data;
-  d->d_size = size;
-  d->d_type = ELF_T_BYTE;
-  d->d_version = EV_CURRENT;
-  sh = elf64_getshdr (scn);
-  sh->sh_name = 1;
-  sh->sh_type = nobits ? SHT_NOBITS : SHT_PROGBITS;
-  sh->sh_flags = SHF_ALLOC;
+  for (i = 0; i < n; i++)
+    {
+      size_t nlen = strlen (secs[i].name);
+      assert_true (slen + nlen + 12 < sizeof shstr);
+      memcpy (shstr + slen, secs[i].name, nlen + 1);
+      scn = elf_newscn (e);
+      d = elf_newdata (scn);
+      d->d_align = 1;
+      d->d_buf = (void *) secs[i].data;
+      d->d_size = secs[i].size;
+      d->d_type = ELF_T_BYTE;
+      d->d_version = EV_CURRENT;
+      sh = elf64_getshdr (scn);
+      sh->sh_name = slen;
+      sh->sh_type = secs[i].data ? SHT_PROGBITS : SHT_NOBITS;
+      sh->sh_flags = secs[i].flags;
+      slen += nlen + 1;
+    }
+  memcpy (shstr + slen, ".shstrtab", 10);
 
   sscn = elf_newscn (e);
   d = elf_newdata (sscn);
   d->d_align = 1;
   d->d_buf = shstr;
-  d->d_size = nlen + 12;
+  d->d_size = slen + 10;
   d->d_type = ELF_T_BYTE;
   d->d_version = EV_CURRENT;
   sh = elf64_getshdr (sscn);
-  sh->sh_name = nlen + 2;
+  sh->sh_name = slen;
   sh->sh_type = SHT_STRTAB;
   eh->e_shstrndx = elf_ndxscn (sscn);
 
@@ -589,6 +605,16 @@ write_elf (const char *path, const char *secname, void *data,
     fail_msg ("elf_update: %s", elf_errmsg (-1));
   elf_end (e);
   close (fd);
+}
+
+/* Write an ELF relocatable file PATH holding section SECNAME with SIZE
+   bytes of DATA (NOBITS: no data).  */
+static void
+write_elf (const char *path, const char *secname, void *data,
+           size_t size, int nobits)
+{
+  struct esec sec = { secname, nobits ? NULL : data, size, SHF_ALLOC };
+  write_elf_sections (path, &sec, 1, ELFDATA2LSB);
 }
 
 static char *
@@ -701,8 +727,9 @@ test_program_elf (void **state)
    the reader gives them in.
 
    With CCE_TEST_DICT_SAVE set to a directory, every log written is also
-   saved there (NNNN.log), and the dictionary (prog.dict): the seeds of
-   the fuzzer of the reader (testsuite/logfuzz).  */
+   saved there (NNNN.log), and the dictionary (prog.dict) and PC map
+   (prog.pcmap): the seeds of the fuzzer of the reader
+   (testsuite/logfuzz).  */
 
 #define CHUNK 4096
 
@@ -957,6 +984,8 @@ lw_open (void)
   return lw_open_chunks (0);
 }
 
+static unsigned char *pm_world (uint32_t key, int swap, size_t *len);
+
 /* Save the log of W in $CCE_TEST_DICT_SAVE, if set.  */
 static void
 lw_save (const struct lw *w)
@@ -973,6 +1002,17 @@ lw_save (const struct lw *w)
       assert_non_null (f);
       assert_int_equal (fwrite (W.text, 1, W.len, f), W.len);
       assert_int_equal (fclose (f), 0);
+      {
+        size_t len;
+        unsigned char *map = pm_world (cce_module_key (W.g->stamp), 0,
+                                       &len);
+        snprintf (path, sizeof path, "%s/prog.pcmap", dir);
+        f = fopen (path, "wb");
+        assert_non_null (f);
+        assert_int_equal (fwrite (map, 1, len, f), len);
+        assert_int_equal (fclose (f), 0);
+        free (map);
+      }
     }
   snprintf (path, sizeof path, "%s/%04d.log", dir, lw_saved++);
   f = fopen (path, "wb");
@@ -2495,6 +2535,406 @@ test_misc (void **state)
   assert_string_equal (cced_errstr (CCED_NERRORS + 5), "unknown error");
 }
 
+/* ===================================================================
+   Records of interrupted instructions and PC maps.  */
+
+/* A range of a PC map of the test program.  */
+struct pmr
+{
+  uint64_t start;
+  uint32_t len, state, callee;
+  const char *loc;
+};
+
+/* Append to *MAP (*LEN bytes, realloc'd) a block of NODE with the N
+   ranges R and KEY, in the other byte order with SWAP.  */
+static void
+pm_append (unsigned char **map, size_t *len, uint32_t key, uint32_t node,
+           const struct pmr *r, size_t n, int swap)
+{
+  size_t str = sizeof (struct cce_pcmap_block)
+               + n * sizeof (struct cce_pcmap_range), size, i;
+  unsigned char *b;
+  struct cce_pcmap_block h;
+
+  for (i = 0, size = str; i < n; i++)
+    size += r[i].loc ? strlen (r[i].loc) + 1 : 0;
+  size = (size + 7) / 8 * 8;
+  *map = realloc (*map, *len + size);
+  assert_non_null (*map);
+  b = *map + *len;
+  memset (b, 0, size);
+  for (i = 0; i < n; i++)
+    {
+      struct cce_pcmap_range q;
+      q.start = swap ? __builtin_bswap64 (r[i].start) : r[i].start;
+      q.len = swap ? __builtin_bswap32 (r[i].len) : r[i].len;
+      q.state = swap ? __builtin_bswap32 (r[i].state) : r[i].state;
+      q.callee = swap ? __builtin_bswap32 (r[i].callee) : r[i].callee;
+      q.loc = 0;
+      if (r[i].loc)
+        {
+          q.loc = swap ? __builtin_bswap32 ((uint32_t) str) : (uint32_t) str;
+          memcpy (b + str, r[i].loc, strlen (r[i].loc) + 1);
+          str += strlen (r[i].loc) + 1;
+        }
+      memcpy (b + sizeof h + i * sizeof q, &q, sizeof q);
+    }
+  h.mark = CCE_PCMAP_MARK;
+  h.version = CCE_PCMAP_VERSION;
+  h.flags = CCE_PCMAP_ASYNC;
+  h.size = (uint32_t) size;
+  h.key = key;
+  h.node = node;
+  h.nranges = (uint32_t) n;
+  if (swap)
+    {
+      h.mark = __builtin_bswap32 (h.mark);
+      h.version = __builtin_bswap16 (h.version);
+      h.flags = __builtin_bswap16 (h.flags);
+      h.size = __builtin_bswap32 (h.size);
+      h.key = __builtin_bswap32 (h.key);
+      h.node = __builtin_bswap32 (h.node);
+      h.nranges = __builtin_bswap32 (h.nranges);
+    }
+  memcpy (b, &h, sizeof h);
+  *len += size;
+}
+
+#define PM_LEAF 0x1000        /* leaf, OWN */
+#define PM_WORK 0x2000        /* work, OWN, in the helper it inlined */
+#define PM_MAIN 0x3000        /* main, its id that of its call of leaf */
+#define PM_CB 0x4000          /* cb, OWN */
+
+/* The PC map of the test program (with KEY), in the other byte order
+   with SWAP: malloc'd, *LEN bytes.  */
+static unsigned char *
+pm_world (uint32_t key, int swap, size_t *len)
+{
+  static const struct pmr leaf[] = {
+    { PM_LEAF, 16, CCE_PC_OWN, CCE_PCMAP_NO_NODE, "leaf\thello.c\t43\t7" } };
+  static const struct pmr work[] = {
+    { PM_WORK, 8, CCE_PC_OWN, CCE_PCMAP_NO_NODE,
+      "work\thello.c\t22\t5\nhelper\thello.c\t33\t2" } };
+  static const struct pmr main_[] = {
+    { PM_MAIN, 8, CCE_PC_CALLEE, N_LEAF, "main\thello.c\t13\t3" } };
+  static const struct pmr cb[] = {
+    { PM_CB, 8, CCE_PC_OWN, CCE_PCMAP_NO_NODE, "cb\tcb.c\t53\t1" } };
+  unsigned char *map = NULL;
+
+  *len = 0;
+  pm_append (&map, len, key, N_LEAF, leaf, 1, swap);
+  pm_append (&map, len, key, N_WORK, work, 1, swap);
+  pm_append (&map, len, key, N_MAIN, main_, 1, swap);
+  pm_append (&map, len, key, N_CB, cb, 1, swap);
+  return map;
+}
+
+static uint64_t
+pm_word (uint32_t addr)
+{
+  return CCE_PC_WORD (cce_module_key (W.g->stamp), addr);
+}
+
+/* Decode all of LOGF with PROG in FMT: the output, malloc'd.  */
+static char *
+run_prog (const struct cced_program *prog, FILE *logf, enum cced_format fmt,
+          struct cced_output_stats *stats)
+{
+  char *buf = NULL;
+  size_t size = 0;
+  FILE *of = open_memstream (&buf, &size);
+  struct cced_error e;
+  struct cced_log *log;
+  struct cced_output *out;
+  struct cced_record rec;
+  int r;
+
+  assert_non_null (of);
+  rewind (logf);
+  log = cced_log_fopen (logf, "test.log", prog, &e);
+  if (!log)
+    fail_msg ("log: %s", e.msg);
+  out = cced_output_new (prog, fmt, of, &e);
+  assert_non_null (out);
+  while ((r = cced_log_next (log, &rec, &e)) > 0)
+    assert_int_equal (cced_output_record (out, &rec, NULL), 0);
+  assert_int_equal (r, 0);
+  assert_int_equal (cced_output_finish (out, NULL), 0);
+  if (stats)
+    cced_output_stats (out, stats);
+  cced_output_free (out);
+  cced_log_close (log);
+  fclose (of);
+  return buf;
+}
+
+/* The log of records of interrupted instructions of the test program.  */
+static void
+pc_log (struct lw *w)
+{
+  struct ctx c[5];
+  struct cce_stack_entry st[2];
+
+  contexts (c);
+  lw_header (w);
+  /* main -> work -> helper -> leaf died of SIGSEGV in leaf.  */
+  lw_record (w, 1, CCE_TAG_SIGNAL + SIGSEGV, pm_word (PM_LEAF + 4), c[1].id,
+             0, NULL);
+  /* Samples: in helper inlined into work, and in main with the id of
+     its call of leaf stored.  */
+  lw_record (w, 1, CCE_TAG_SAMPLE, pm_word (PM_WORK), W.g->sites[S0].av, 0,
+             NULL);
+  lw_record (w, 2, CCE_TAG_SAMPLE, pm_word (PM_MAIN), W.g->sites[S1].av, 0,
+             NULL);
+  lw_record (w, 2, CCE_TAG_SAMPLE, pm_word (PM_MAIN), W.g->sites[S1].av, 0,
+             NULL);
+  /* cb, a signal handler, logged after it interrupted leaf (reached from
+     main -> leaf).  */
+  st[0].id = c[0].id;
+  st[0].site = pm_word (PM_LEAF);
+  lw_record (w, 1, 42, S5, 0, 1, st);
+  /* Outside the program, with a signal of no name.  */
+  lw_record (w, 3, CCE_TAG_SIGNAL + 200, CCE_PC_EXTERNAL, 0, 0, NULL);
+  /* A log record of leaf, then a crash record with its site word.  */
+  lw_record (w, 3, 7, S3, c[0].id, 0, NULL);
+  lw_record (w, 3, CCE_TAG_SIGNAL + SIGABRT, S3, c[0].id, 0, NULL);
+  lw_record (w, 3, 8, S3, c[0].id, 0, NULL);
+  lw_done (w);
+}
+
+static void
+test_pc_records (void **state)
+{
+  struct cced_error e;
+  struct cced_program *p;
+  struct cced_output_stats st;
+  struct lw w = lw_open ();
+  unsigned char *map;
+  size_t len;
+  char *out;
+  (void) state;
+
+  p = cced_program_from_dict ("./hello", W.text, W.len, &e);
+  assert_non_null (p);
+  map = pm_world (cce_module_key (W.g->stamp), 0, &len);
+  if (cced_program_add_pcmap (p, 0, map, len, &e) < 0)
+    fail_msg ("%s", e.msg);
+  assert_int_equal (cced_program_add_pcmap (p, 0, map, len, &e), -1);
+  assert_int_equal (e.code, CCED_E_BAD_PCMAP);
+  assert_int_equal (cced_program_add_pcmap (p, 1, map, len, &e), -1);
+  assert_int_equal (e.code, CCED_E_BAD_PCMAP);
+  pc_log (&w);
+
+  out = run_prog (p, w.f, CCED_FORMAT_RECORDS, &st);
+  assert_string_equal (out,
+                       "1\tSIGSEGV\tmain;work;helper;leaf\n"
+                       "1\tsample\tmain;work;helper\n"
+                       "2\tsample\tmain\n"
+                       "2\tsample\tmain\n"
+                       "1\t42\tmain;leaf;[signal];cb\n"
+                       "3\tSIG200\t[incomplete]\n"
+                       "3\t7\tmain;leaf\n"
+                       "3\tSIGABRT\t[incomplete]\n"
+                       "3\t8\tmain;leaf\n");
+  assert_int_equal (st.incomplete, 2);
+  free (out);
+
+  out = run_prog (p, w.f, CCED_FORMAT_FOLDED, NULL);
+  assert_string_equal (out,
+                       "[incomplete] 2\n"
+                       "main 2\n"
+                       "main;leaf 2\n"
+                       "main;leaf;[signal];cb 1\n"
+                       "main;work;helper 1\n"
+                       "main;work;helper;leaf 1\n");
+  free (out);
+  /* The same records in a log with chunks: a span per thread.  */
+  {
+    struct lw wc = lw_open_chunks (CHUNK);
+    pc_log (&wc);
+    out = run_prog (p, wc.f, CCED_FORMAT_FOLDED, NULL);
+    assert_string_equal (out,
+                         "[incomplete] 2\n"
+                         "main 2\n"
+                         "main;leaf 2\n"
+                         "main;leaf;[signal];cb 1\n"
+                         "main;work;helper 1\n"
+                         "main;work;helper;leaf 1\n");
+    free (out);
+    lw_close (&wc);
+  }
+
+  out = run_prog (p, w.f, CCED_FORMAT_TEXT, NULL);
+  assert_string_equal (out,
+                       "record 1: thread 1 tag SIGSEGV\n"
+                       "  #0  leaf (hello.c:43:7)\n"
+                       "  #1  helper (hello.c:32:7) [inlined]\n"
+                       "  #2  work (hello.c:22:5)\n"
+                       "  #3  main (hello.c:12:3)\n"
+                       "\n"
+                       "record 2: thread 1 tag sample\n"
+                       "  #0  helper (hello.c:33:2) [inlined]\n"
+                       "  #1  work (hello.c:22:5)\n"
+                       "  #2  main (hello.c:12:3)\n"
+                       "\n"
+                       "record 3: thread 2 tag sample\n"
+                       "  #0  main (hello.c:13:3)\n"
+                       "\n"
+                       "record 4: thread 2 tag sample\n"
+                       "  #0  main (hello.c:13:3)\n"
+                       "\n"
+                       "record 5: thread 1 tag 42\n"
+                       "  #0  cb (cb.c:52:3)\n"
+                       "  #1  [signal] (a signal interrupted the frames "
+                       "below)\n"
+                       "  #2  leaf (hello.c:43:7)\n"
+                       "  #3  main (hello.c:13:3)\n"
+                       "\n"
+                       "record 6: thread 3 tag SIG200\n"
+                       "  #0  ?? (incomplete: interrupted outside the "
+                       "program's code)\n"
+                       "\n"
+                       "record 7: thread 3 tag 7\n"
+                       "  #0  leaf (hello.c:42:3)\n"
+                       "  #1  main (hello.c:13:3)\n"
+                       "\n"
+                       "record 8: thread 3 tag SIGABRT\n"
+                       "  #0  ?? (incomplete: record of an interrupted "
+                       "instruction without its PC)\n"
+                       "\n"
+                       "record 9: thread 3 tag 8\n"
+                       "  #0  leaf (hello.c:42:3)\n"
+                       "  #1  main (hello.c:13:3)\n");
+  free (out);
+  cced_program_close (p);
+
+  /* Without a PC map.  */
+  out = run_prog (W.prog, w.f, CCED_FORMAT_RECORDS, NULL);
+  assert_string_equal (out,
+                       "1\tSIGSEGV\t[incomplete]\n"
+                       "1\tsample\t[incomplete]\n"
+                       "2\tsample\t[incomplete]\n"
+                       "2\tsample\t[incomplete]\n"
+                       "1\t42\t[incomplete];[signal];cb\n"
+                       "3\tSIG200\t[incomplete]\n"
+                       "3\t7\tmain;leaf\n"
+                       "3\tSIGABRT\t[incomplete]\n"
+                       "3\t8\tmain;leaf\n");
+  free (out);
+  out = run_prog (W.prog, w.f, CCED_FORMAT_TEXT, NULL);
+  assert_non_null (strstr (out, "record 1: thread 1 tag SIGSEGV\n"
+                           "  #0  ?? (incomplete: no PC map: the program was "
+                           "built by a cce without one)\n"));
+  free (out);
+  lw_close (&w);
+
+  /* The names of the tags.  */
+  {
+    char buf[16];
+    assert_string_equal (cced_tag_name (CCE_TAG_SIGNAL + SIGSEGV, buf,
+                                        sizeof buf), "SIGSEGV");
+    assert_string_equal (cced_tag_name (CCE_TAG_SIGNAL + SIGBUS, buf,
+                                        sizeof buf), "SIGBUS");
+    assert_string_equal (cced_tag_name (CCE_TAG_SIGNAL, buf, sizeof buf),
+                         "SIG0");
+    assert_string_equal (cced_tag_name (CCE_TAG_SIGNAL + 255, buf,
+                                        sizeof buf), "SIG255");
+    assert_string_equal (cced_tag_name (CCE_TAG_SAMPLE, buf, sizeof buf),
+                         "sample");
+    assert_null (cced_tag_name (7, buf, sizeof buf));
+    assert_null (cced_tag_name (CCE_TAG_SAMPLE + 1, buf, sizeof buf));
+    assert_null (cced_tag_name (CCE_TAG_TRACE, buf, sizeof buf));
+  }
+  free (map);
+}
+
+static void
+test_program_elf_pcmap (void **state)
+{
+  char *path = tmpname ("prog-pc");
+  struct cced_error e;
+  struct cced_program *p;
+  struct lw w = lw_open ();
+  unsigned char *map;
+  size_t len;
+  char *out;
+  uint32_t key = cce_module_key (W.g->stamp);
+  struct esec secs[2] = {
+    { CCE_DICT_SECTION, W.text, W.len, SHF_ALLOC },
+    { CCE_PCMAP_SECTION, NULL, 0, 0 },
+  };
+  static const char *const want =
+    "1\tSIGSEGV\tmain;work;helper;leaf\n"
+    "1\tsample\tmain;work;helper\n"
+    "2\tsample\tmain\n"
+    "2\tsample\tmain\n"
+    "1\t42\tmain;leaf;[signal];cb\n"
+    "3\tSIG200\t[incomplete]\n"
+    "3\t7\tmain;leaf\n"
+    "3\tSIGABRT\t[incomplete]\n"
+    "3\t8\tmain;leaf\n";
+  (void) state;
+
+  pc_log (&w);
+  /* In this machine's byte order, and in the other one in an ELF file
+     of that order.  */
+  for (int swap = 0; swap < 2; swap++)
+    {
+      int big = (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) != swap;
+      map = pm_world (key, swap, &len);
+      secs[1].data = map;
+      secs[1].size = len;
+      write_elf_sections (path, secs, 2, big ? ELFDATA2MSB : ELFDATA2LSB);
+      p = cced_program_open (path, &e);
+      if (!p)
+        fail_msg ("%s", e.msg);
+      out = run_prog (p, w.f, CCED_FORMAT_RECORDS, NULL);
+      assert_string_equal (out, want);
+      free (out);
+      cced_program_close (p);
+      free (map);
+    }
+
+  /* An empty map: every PC is outside the program's code.  */
+  secs[1].data = "";
+  secs[1].size = 0;
+  write_elf_sections (path, secs, 2, ELFDATA2LSB);
+  p = cced_program_open (path, &e);
+  if (!p)
+    fail_msg ("%s", e.msg);
+  cced_program_close (p);
+
+  /* Malformed and stale maps.  */
+  map = pm_world (key, 0, &len);
+  secs[1].data = map;
+  secs[1].size = len;
+  map[0] ^= 0x40;
+  write_elf_sections (path, secs, 2, ELFDATA2LSB);
+  expect_program_error (path, CCED_E_BAD_PCMAP, "malformed cce PC map: "
+                        "block at offset 0: bad mark");
+  map[0] ^= 0x40;
+  secs[1].size = len - 8;
+  write_elf_sections (path, secs, 2, ELFDATA2LSB);
+  expect_program_error (path, CCED_E_BAD_PCMAP, "truncated");
+  free (map);
+  map = pm_world (key ^ 1, 0, &len);
+  secs[1].data = map;
+  secs[1].size = len;
+  write_elf_sections (path, secs, 2, ELFDATA2LSB);
+  expect_program_error (path, CCED_E_BAD_PCMAP, "the map is stale");
+  free (map);
+  /* Stripped to a header (objcopy --only-keep-debug keeps the section
+     without its bytes).  */
+  secs[1].data = NULL;
+  secs[1].size = 64;
+  write_elf_sections (path, secs, 2, ELFDATA2LSB);
+  expect_program_error (path, CCED_E_BAD_PCMAP, "has no contents");
+
+  lw_close (&w);
+  free (path);
+}
+
 int
 main (void)
 {
@@ -2531,6 +2971,8 @@ main (void)
     cmocka_unit_test (test_output_many_contexts),
     cmocka_unit_test (test_output_write_error),
     cmocka_unit_test (test_misc),
+    cmocka_unit_test (test_pc_records),
+    cmocka_unit_test (test_program_elf_pcmap),
   };
   return cmocka_run_group_tests (tests, setup, teardown);
 }
