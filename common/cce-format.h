@@ -153,19 +153,21 @@
    ========================================================================
    Section "cce_pcmap" of a module, not loaded (no SHF_ALLOC): the linker
    resolves its addresses to link-time ones and adds no run-time
-   relocation; strip removes it, as it removes debug information.  The
-   plugin writes it for every function body it compiles.  It is a
-   sequence of blocks, each a multiple of 8 bytes, one per function body:
+   relocation (strip keeps it; objcopy --remove-section=cce_pcmap drops
+   it).  The plugin writes it for every function body it compiles.  It
+   is a sequence of blocks, each a multiple of 8 bytes, one per function
+   body:
 
-     struct cce_pcmap_block, NRANGES struct cce_pcmap_range sorted by
-     START, then the location strings, NULs up to SIZE.
+     struct cce_pcmap_block, NRANGES struct cce_pcmap_range in the order
+     of the compiler's code (a cold part may be linked before its hot
+     part), then the location strings, NULs up to SIZE.
 
    A range covers [START, START + LEN) of the body's code (a hot and a
    cold part are ranges of the same block), where the instructions share
-   a state of the id and a source location.  The ranges of all blocks are
-   disjoint; an address in none of them is not code of the module's
-   bodies (padding, PLT, hand-written assembler): the decoder treats it
-   as external.
+   a state of the id and a source location; LEN may be 0 (instructions
+   that became no code).  The ranges of all blocks are disjoint; an
+   address in none of them is not code of the module's bodies (padding,
+   PLT, hand-written assembler): the decoder treats it as external.
 
    LOC is the offset from the block's start of the range's source
    location, 0 if none is known: a NUL-terminated string of frames

@@ -249,7 +249,6 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
       const char *b = m->bytes + off;
       uint32_t mark, size, key, node, nr, strings, r;
       uint16_t version, flags;
-      uint64_t end = 0;
 
       if (len - off < bsize)
         BAD ("block at offset %zu: truncated (%zu bytes left)",
@@ -310,10 +309,6 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
           if (__builtin_add_overflow (pr->start, (uint64_t) pr->len, &last))
             BAD ("block at offset %zu: range %" PRIu32 " runs past "
                  "the end of the address space", off, r);
-          if (pr->start < end)
-            BAD ("block at offset %zu: range %" PRIu32 " is not "
-                 "sorted or overlaps the one before", off, r);
-          end = last;
           if (pr->state > CCE_PC_UNKNOWN)
             BAD ("block at offset %zu: range %" PRIu32 " has the "
                  "unknown state %" PRIu32, off, r, pr->state);

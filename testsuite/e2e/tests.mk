@@ -33,6 +33,11 @@
 ## coldunwind.sh runs e2e/coldunwind.c under gdb with e2e/coldunwind.py:
 ## backtraces at the register-keeping cold push, pop and grow, and at
 ## every instruction of each cold call (no oracle either).
+## pcstep.sh runs e2e/pcstep.c under gdb one instruction at a time
+## (pcstep.py): at every instruction, a record as the sampler would make
+## it there, and gdb's backtrace as the oracle; every decoded record must
+## be gdb's context or marked incomplete, and under async with every call
+## encoded incomplete only where the PC map (pcmap.py) says so.
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -72,6 +77,7 @@ E2E_TESTS = \
 	e2e/torn.sh \
 	e2e/nomap.sh \
 	e2e/coldunwind.sh \
+	e2e/pcstep.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -129,7 +135,10 @@ E2E_EXTRA = \
 	e2e/torn.py \
 	e2e/nomap.c \
 	e2e/coldunwind.c \
-	e2e/coldunwind.py
+	e2e/coldunwind.py \
+	e2e/pcstep.c \
+	e2e/pcstep.py \
+	e2e/pcmap.py
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a

@@ -1028,10 +1028,11 @@ test_pcmap_reader_refuses_malformed_maps (void **state)
   /* Ranges of parse's block: start (8 bytes), len, state, callee, loc.  */
   m = map_with (&P, r0 + sizeof (struct cce_pcmap_range)
                 + offsetof (struct cce_pcmap_range, start), PC_PARSE_OWN);
-  expect_bad_map (&P, "unsorted ranges", m, P.maplen, "not sorted");
+  expect_bad_map (&P, "ranges at one address", m, P.maplen,
+                  "two ranges hold");
   free (m);
   m = map_with (&P, r0 + offsetof (struct cce_pcmap_range, len), 9);
-  expect_bad_map (&P, "overlapping ranges", m, P.maplen, "overlaps");
+  expect_bad_map (&P, "overlapping ranges", m, P.maplen, "two ranges hold");
   free (m);
   m = map_with (&P, r0 + offsetof (struct cce_pcmap_range, state), 6);
   expect_bad_map (&P, "bad state", m, P.maplen, "unknown state 6");
