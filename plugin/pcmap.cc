@@ -497,13 +497,12 @@ add_escaped (std::string &out, const char *s)
       out += *s;
 }
 
-/* The location text (cce-format.h) of LOC in NODE's body.  */
+/* The location text (cce-format.h) of LOCUS in BLOCK of NODE's body.  */
 static std::string
-location_text (cgraph_node *node, location_t loc)
+location_text (cgraph_node *node, tree block, location_t locus)
 {
   std::string out;
-  tree block = LOCATION_BLOCK (loc);
-  for (const cce_frame_at &f : frames_at (node, block, LOCATION_LOCUS (loc)))
+  for (const cce_frame_at &f : frames_at (node, block, locus))
     {
       expanded_location xl = expand_location (f.loc);
       if (!out.empty ())
@@ -643,20 +642,40 @@ pcmap_execute (void)
     rtx_insn *insn;
     pc_state state;
     int partition;
-    location_t loc;
+    location_t loc;             /* the locus */
+    tree block;
   };
+  /* Locations as the debug information has them (final.cc,
+     reemit_insn_block_notes): an instruction, or a statement marker (-g),
+     with a scope opens it; one with a location but no scope is in the
+     function's outermost scope; one with neither keeps the scope before
+     it.  A locus holds until the next one, as in the line table.  */
   std::vector<item> items;
   basic_block bb;
+  location_t locus = DECL_SOURCE_LOCATION (current_function_decl);
+  tree scope = NULL_TREE;
   FOR_EACH_BB_FN (bb, cfun)
     {
       pc_state s = in[bb->index];
       rtx_insn *insn;
       FOR_BB_INSNS (bb, insn)
         {
-          if (NONDEBUG_INSN_P (insn) && GET_CODE (PATTERN (insn)) != USE
-              && GET_CODE (PATTERN (insn)) != CLOBBER)
+          bool active = NONDEBUG_INSN_P (insn)
+                        && GET_CODE (PATTERN (insn)) != USE
+                        && GET_CODE (PATTERN (insn)) != CLOBBER;
+          if (active || DEBUG_MARKER_INSN_P (insn))
+            {
+              location_t l = INSN_LOCATION (insn);
+              if (LOCATION_LOCUS (l) != UNKNOWN_LOCATION)
+                locus = LOCATION_LOCUS (l);
+              if (LOCATION_BLOCK (l))
+                scope = LOCATION_BLOCK (l);
+              else if (l != UNKNOWN_LOCATION)
+                scope = NULL_TREE;
+            }
+          if (active)
             items.push_back ({ insn, s.kind == K_TOP ? S_UNKNOWN : s,
-                               BB_PARTITION (bb), INSN_LOCATION (insn) });
+                               BB_PARTITION (bb), locus, scope });
           s = step (s, insn);
         }
     }
@@ -689,33 +708,23 @@ pcmap_execute (void)
         }
     }
 
-  /* Locations: an instruction without one has its predecessor's, as in
-     the line table.  */
-  location_t prev = DECL_SOURCE_LOCATION (current_function_decl);
-  for (item &x : items)
-    {
-      if (LOCATION_LOCUS (x.loc) == UNKNOWN_LOCATION)
-        x.loc = prev;
-      prev = x.loc;
-    }
-
   /* Ranges: a label before every instruction whose state, location or
      section differs from its predecessor's, and after the last of each
      section.  */
   std::vector<pc_range> ranges;
   std::vector<std::string> locs;
   std::map<std::string, unsigned> loc_index;
-  std::map<location_t, unsigned> by_loc;
+  std::map<std::pair<location_t, tree>, unsigned> by_loc;
   for (size_t i = 0; i < items.size (); i++)
     {
       const item &x = items[i];
       unsigned li;
-      auto bl = by_loc.find (x.loc);
+      auto bl = by_loc.find ({ x.loc, x.block });
       if (bl != by_loc.end ())
         li = bl->second;
       else
         {
-          std::string text = location_text (cnode, x.loc);
+          std::string text = location_text (cnode, x.block, x.loc);
           auto it = loc_index.find (text);
           if (it == loc_index.end ())
             {
@@ -723,7 +732,7 @@ pcmap_execute (void)
               it = loc_index.emplace (text, (unsigned) locs.size ()).first;
             }
           li = it->second;
-          by_loc[x.loc] = li;
+          by_loc[{ x.loc, x.block }] = li;
         }
       bool new_part = i == 0 || items[i - 1].partition != x.partition;
       if (new_part || ranges.back ().state != x.state
