@@ -33,6 +33,14 @@
 ## coldunwind.sh runs e2e/coldunwind.c under gdb with e2e/coldunwind.py:
 ## backtraces at the register-keeping cold push, pop and grow, and at
 ## every instruction of each cold call (no oracle either).
+## crashrec.sh checks the record of a thread that dies of a signal
+## (e2e/crashrec.c: faults, abort, exhausted stacks, on the main thread
+## and another, and a program handler that leaves by siglongjmp), and
+## that the process ends as it does with CCE_CRASH=0 (e2e/waitstatus.py);
+## sample.sh the CPU-time sampler (e2e/sample.c): sample records per
+## thread against its CPU time, a program's own SIGPROF profiling, and a
+## bad CCE_SAMPLE.  Both read the log raw with e2e/pcrecords.py, which
+## places PC words with nm.
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -72,6 +80,8 @@ E2E_TESTS = \
 	e2e/torn.sh \
 	e2e/nomap.sh \
 	e2e/coldunwind.sh \
+	e2e/crashrec.sh \
+	e2e/sample.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -129,7 +139,11 @@ E2E_EXTRA = \
 	e2e/torn.py \
 	e2e/nomap.c \
 	e2e/coldunwind.c \
-	e2e/coldunwind.py
+	e2e/coldunwind.py \
+	e2e/crashrec.c \
+	e2e/sample.c \
+	e2e/pcrecords.py \
+	e2e/waitstatus.py
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a
