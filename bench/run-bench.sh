@@ -11,7 +11,7 @@
 #   --pairs N        alternated plain/cce run pairs per program (default 9,
 #                    --quick 3)
 #   --only LIST      sections to run, a comma-separated subset of
-#                    run,event,decode,build,corpus (default all)
+#                    run,event,sample,decode,build,corpus (default all)
 #   --corpus-pairs N workload pairs per corpus program (default 5;
 #                    --quick: the three programs of the smoke set, 1 pair)
 #   --corpus-build-pairs N  alternated build pairs per corpus program for
@@ -55,7 +55,7 @@ builddir=$srcroot
 quick=${BENCH_QUICK:-0}
 test "$quick" = 0 || quick=1
 pairs=
-only=run,event,decode,build,corpus
+only=run,event,sample,decode,build,corpus
 corpus_pairs=
 corpus_build_pairs=1
 corpus_workdir=${TMPDIR:-/tmp}/cce-corpus
@@ -193,7 +193,7 @@ emit ""
 # ---------------------------------------------------------------------------
 # Build both versions of every program (section d measures these builds).
 # ---------------------------------------------------------------------------
-if want run || want build; then
+if want run || want build || want sample; then
 # gen: a generated program of 1000 functions in 4 translation units
 # (bench/gen-prog.sh), built but not timed for run time.
 genn=1000
@@ -373,6 +373,55 @@ glibc backtrace|bt|distinct|"
     emit "- unw_backtrace: n/a ($unw_why)."
   fi
   emit "- cce build of the chain: $(grep '^cce:' "$w/ev.log" | sed 's/^cce: //')"
+  emit ""
+fi
+
+# ---------------------------------------------------------------------------
+# (b') The CPU-time sampler: the cce builds with CCE_SAMPLE=HZ against
+# the same binaries without it.
+# ---------------------------------------------------------------------------
+if want sample; then
+  emit "## The CPU-time sampler (CCE_SAMPLE)"
+  emit ""
+  emit "The cce build of each program run with CCE_SAMPLE=HZ and without it, in alternated pairs, both logging to a file; ratio = sampled / unsampled CPU time, median of the per-pair ratios (min-max); records/CPU s = the sample records of the last sampled run per second of its CPU time (HZ when every period is logged)."
+  emit ""
+  emit "| program | HZ | unsampled s | sampled s | ratio (median) | min-max | records/CPU s |"
+  emit "|---|---:|---:|---:|---:|---:|---:|"
+  pcrecords=$srcroot/testsuite/e2e/pcrecords.py
+  # sample_one V I: run $p's cce build once, sampled at $hz if V is cce.
+  sample_one () {
+    rm -f "$w/sample.log"
+    s_hz=
+    test "$1" = cce && s_hz=$hz
+    measure "$w/m.$1" env CCE_SAMPLE="$s_hz" CCE_LOG="$w/sample.log" \
+      "$w/$p.cce" "$scale" \
+      || { cat "$w/m.$1.err" >&2; die "$p (CCE_SAMPLE=$hz) failed"; }
+    if test "$1" = cce; then
+      nrec=$(python3 "$pcrecords" "$w/sample.log" | awk -F '\t' '$2 == 4292870400' | wc -l)
+    fi
+    rm -f "$w/sample.log"
+    field "$w/m.$1" 1 >> "$w/$p.s.$1"
+  }
+  sample_ratio () {
+    a=$(field "$w/m.plain" 1) b=$(field "$w/m.cce" 1)
+    r=$(ratio "$b" "$a" '%.4f')
+    echo "$r" >> "$w/$p.sratios"
+    progress "[sample] $p HZ=$hz pair $1/$pairs: unsampled ${a}s sampled ${b}s ratio $r"
+  }
+  : > "$w/smeds.100"; : > "$w/smeds.1000"
+  for p in $programs; do
+    for hz in 100 1000; do
+      : > "$w/$p.sratios"; : > "$w/$p.s.plain"; : > "$w/$p.s.cce"
+      run_pairs 1 "$pairs" sample_one sample_ratio
+      tp=$(median < "$w/$p.s.plain") tc=$(median < "$w/$p.s.cce")
+      med=$(median < "$w/$p.sratios")
+      echo "$med" >> "$w/smeds.$hz"
+      emit "| $p | $hz | $(calc '%.3f' "$tp") | $(calc '%.3f' "$tc") | $(calc '%.4f' "$med") | $(minmax '%.4f' < "$w/$p.sratios") | $(calc '%.0f' "$nrec / $(field "$w/m.cce" 1)") |"
+    done
+  done
+  emit ""
+  emit "Geometric mean of the median ratios: 100 Hz $(geomean '%.4f' < "$w/smeds.100"), 1000 Hz $(geomean '%.4f' < "$w/smeds.1000")."
+  rm -f "$w/smeds.100" "$w/smeds.1000"
   emit ""
 fi
 

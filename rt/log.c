@@ -110,7 +110,7 @@ static uint32_t cce_next_number = 1;
 
 /* The stamp of the program's dictionary, 0 if it has none or if its
    header line is not "cce-dict VERSION STAMP".  */
-static uint64_t
+uint64_t
 cce_dict_stamp (void)
 {
   const char *p = __cce_dict;
@@ -608,6 +608,8 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &saved);
   pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
+  t->locked = 1;
+  cce_barrier ();
   pthread_mutex_lock (&cce_lock);
   if (cce_sink == CCE_SINK_CLOSED)
     cce_file_open ();
@@ -638,6 +640,8 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
         cce_fail ("cannot write log", err);
     }
   pthread_mutex_unlock (&cce_lock);
+  cce_barrier ();
+  t->locked = 0;
   pthread_setcancelstate (cancel, NULL);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
   cce_barrier ();
@@ -698,6 +702,16 @@ cce_log (unsigned tag)
   cce_log_at (tag, CCE_SITE_NONE);
 }
 
+/* The record of an interrupted instruction (cce-format.h): TAG is
+   CCE_TAG_SIGNAL + a signal number or CCE_TAG_SAMPLE, WORD the PC word of
+   the instruction.  Called by a signal handler before it pushes anything,
+   so that the id and the ccStack are the interrupted code's.  */
+void
+cce_log_pc (unsigned tag, uint64_t word)
+{
+  cce_log_at (tag, word);
+}
+
 /* ------------------------------------------------------------------------
    Thread exit and fork.
    ------------------------------------------------------------------------ */
@@ -725,6 +739,8 @@ cce_log_fork_prepare (void)
   sigset_t all;
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &cce_fork_saved);
+  cce_self.locked = 1;
+  cce_barrier ();
   pthread_mutex_lock (&cce_lock);
 }
 
@@ -733,6 +749,8 @@ void
 cce_log_fork_parent (void)
 {
   pthread_mutex_unlock (&cce_lock);
+  cce_barrier ();
+  cce_self.locked = 0;
   pthread_sigmask (SIG_SETMASK, &cce_fork_saved, NULL);
 }
 
@@ -750,6 +768,7 @@ cce_log_fork_child (void)
 {
   struct cce_thread *t = &cce_self;
   pthread_mutex_init (&cce_lock, NULL);
+  t->locked = 0;
   cce_forked = 1;
   if (cce_sink != CCE_SINK_FILE)
     {

@@ -4,6 +4,7 @@
 #ifndef CCE_RT_INTERNAL_H
 #define CCE_RT_INTERNAL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,20 @@ struct cce_thread
                                    is at its start */
   size_t reserved;              /* entries REGION has address space for */
   size_t committed;             /* entries of REGION that are read-write */
+
+  /* The log's lock (log.c): set while the thread holds it, so that a
+     crash handler of the thread does not wait for it.  */
+  int locked;
+
+  /* The alternate signal stack libcce made for the thread (crash.c), or
+     NULL: the mapping, guard page included.  */
+  char *altstack;
+  size_t altstack_bytes;
+
+  /* The sampler (sample.c): the thread's CPU-time timer, valid while
+     SAMPLING is set.  */
+  int sampling;
+  void *timer;
 };
 
 extern __thread struct cce_thread cce_self CCE_TLS CCE_HIDDEN;
@@ -64,11 +79,54 @@ CCE_HIDDEN void cce_str_cat (char **p, char *end, const char *s);
 CCE_HIDDEN void cce_complain (const char *what, const char *file, int err);
 CCE_HIDDEN const char *cce_getenv (const char *name);
 
-/* The log (log.c): unmap thread T's windows as it exits; and the fork
-   handlers, called by runtime.c's.  */
+/* The log (log.c): the stamp of the program's dictionary (0: none); a
+   record of the instruction a signal interrupted; unmap thread T's
+   windows as it exits; and the fork handlers, called by runtime.c's.  */
+CCE_HIDDEN uint64_t cce_dict_stamp (void);
+CCE_HIDDEN void cce_log_pc (unsigned tag, uint64_t word);
 CCE_HIDDEN void cce_log_thread_exit (struct cce_thread *t);
 CCE_HIDDEN void cce_log_fork_prepare (void);
 CCE_HIDDEN void cce_log_fork_parent (void);
 CCE_HIDDEN void cce_log_fork_child (void);
+
+/* PC words (pc.c): find the main program's executable segments, once,
+   before any handler can run; the PC of the instruction a signal
+   interrupted, from the handler's CONTEXT (0 if unknown); and the PC
+   word of PC.  The last two are async-signal-safe.  */
+CCE_HIDDEN void cce_pc_init (void);
+CCE_HIDDEN uintptr_t cce_context_pc (const void *context);
+CCE_HIDDEN uint64_t cce_pc_word (uintptr_t pc);
+
+/* Signals libcce keeps a handler of its own for at the kernel, while the
+   program's choice for them is recorded (signal.c).  cce_signal_keep
+   installs HANDLER for SIG at load time, with FLAGS added to SA_SIGINFO
+   and SA_ONSTACK, and keeps it there whatever the program installs,
+   except SIG_IGN unless IGNORED is set (the kernel then ignores the
+   signal itself); it returns 0, having done nothing, when something else
+   than libcce's wrappers installed a handler for SIG already.
+   cce_signal_forward does, from HANDLER, what the program chose for the
+   signal: run its handler (through the trampoline), ignore it, or take
+   the default action.  */
+typedef void (*cce_handler_fn) (int, siginfo_t *, void *);
+CCE_HIDDEN int cce_signal_keep (int sig, cce_handler_fn handler, int flags,
+                                int ignored);
+CCE_HIDDEN void cce_signal_forward (int sig, siginfo_t *info, void *context);
+
+/* Crash records (crash.c) and the sampler (sample.c): set up from the
+   environment at load time; give the calling thread T its alternate
+   signal stack and its timer as it starts, and take them away as it
+   exits; the timer of a fork child's thread.  */
+CCE_HIDDEN void cce_crash_init (void);
+CCE_HIDDEN void cce_crash_thread_start (struct cce_thread *t);
+CCE_HIDDEN void cce_crash_thread_exit (struct cce_thread *t);
+CCE_HIDDEN void cce_sample_init (void);
+CCE_HIDDEN void cce_sample_thread_start (struct cce_thread *t);
+CCE_HIDDEN void cce_sample_thread_exit (struct cce_thread *t);
+CCE_HIDDEN void cce_sample_fork_child (struct cce_thread *t);
+
+/* A thread starts (thread.c's start routine, and the main thread at load
+   time): its alternate signal stack, its timer, and the key destructor
+   that takes them away (runtime.c).  */
+CCE_HIDDEN void cce_thread_start_hooks (void);
 
 #endif /* CCE_RT_INTERNAL_H */

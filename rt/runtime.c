@@ -172,7 +172,8 @@ cce_thread_register (struct cce_thread *t)
     pthread_setspecific (cce_key, t);
 }
 
-/* Key destructor: the calling thread exits.  Unmap its log windows (the
+/* Key destructor: the calling thread exits.  Delete its sampling timer,
+   take its alternate signal stack away, unmap its log windows (the
    records are in the file already) and its ccStack: __cce_tls is all 0
    again.  ARG is the thread's cce_thread.  */
 static void
@@ -182,9 +183,24 @@ cce_thread_exit (void *arg)
   sigset_t all, saved;
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &saved);
+  cce_sample_thread_exit (t);
+  cce_crash_thread_exit (t);
   cce_log_thread_exit (t);
   cce_stack_free (t);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
+}
+
+/* The calling thread starts: its alternate signal stack for crash
+   records and its sampling timer, which the key destructor takes away
+   when it exits.  */
+void
+cce_thread_start_hooks (void)
+{
+  struct cce_thread *t = &cce_self;
+  cce_crash_thread_start (t);
+  cce_sample_thread_start (t);
+  if (t->altstack || t->sampling)
+    cce_thread_register (t);
 }
 
 /* ------------------------------------------------------------------------
@@ -438,16 +454,31 @@ cce_report_stats (void)
    Process start and fork.
    ------------------------------------------------------------------------ */
 
-/* Load time: register the fork handlers and the key of the thread exit.  */
+/* fork, in the child: the log's handler, and the sampling timer of the
+   child's one thread.  */
+static void
+cce_fork_child (void)
+{
+  cce_log_fork_child ();
+  cce_sample_fork_child (&cce_self);
+}
+
+/* Load time: register the fork handlers and the key of the thread exit;
+   find the main program's code for PC words; set up crash records and the
+   sampler, and the main thread's part of them.  */
 static void __attribute__ ((constructor (101)))
 cce_init (void)
 {
   pthread_atfork (cce_log_fork_prepare, cce_log_fork_parent,
-                  cce_log_fork_child);
+                  cce_fork_child);
   pthread_once (&cce_key_once, cce_key_create);
   /* The main thread's ccStack, so that its functions never load a TOP of
      0 and take the grow call at every push (threads that pthread_create
      starts get theirs from the creator's entries).  */
   if (!CCE_TLS_WORD (CCE_TLS_TOP))
     CCE_TLS_WORD (CCE_TLS_TOP) = (uint64_t) (uintptr_t) cce_stack_grow (NULL);
+  cce_pc_init ();
+  cce_crash_init ();
+  cce_sample_init ();
+  cce_thread_start_hooks ();
 }

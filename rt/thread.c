@@ -22,10 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "cce-abi.h"
-#include "cce-format.h"
-
-#define CCE_EXPORT __attribute__ ((visibility ("default")))
+#include "rt-internal.h"
 
 typedef int (*create_fn) (pthread_t *, const pthread_attr_t *,
                           void *(*) (void *), void *);
@@ -86,6 +83,7 @@ cce_thread_start (void *origin)
   for (size_t i = 0; i < o->n; i++)
     __cce_push_v5 (o->entry[i].id, o->entry[i].site, 0);
   cce_origin_free (o);
+  cce_thread_start_hooks ();
   return start (arg);
 }
 

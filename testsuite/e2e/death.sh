@@ -24,6 +24,10 @@
 #   (c) each record's path is the path gdb saw for its class (oracle.py
 #       on an -O0 build without cce, run once), never one cce-decode
 #       chose;
+# (d) a death by a crash signal (segv, bus, fpe, ill, abort, assert) adds
+#     exactly one crash record (tag CCE_TAG_SIGNAL + the signal, cce(3)
+#     CCE_CRASH), and no other way adds one; crash records are left out
+#     of (a)-(c), which are about the program's own records;
 # the process must have died in the way asked (its exit status), and
 # cce-decode must succeed (exit status 0; in idle mode with nothing on
 # standard error: no record was being made at the death, so none can be
@@ -120,9 +124,19 @@ run () {
     echo "(no log file)" >"$d/decode.err"
     dst=none
   fi
+  # Crash records (tags from CCE_TAG_SIGNAL, cce-format.h) apart.
+  awk -F '\t' '$2 ~ /^[0-9]+$/ && $2 < 4292870144' "$d/decoded" >"$d/own"
+  ncrash=$(awk -F '\t' '!($2 ~ /^[0-9]+$/ && $2 < 4292870144)' "$d/decoded" | wc -l)
+  case $way in
+    segv|bus|fpe|ill|abort|assert) wcrash=1 ;;
+    *) wcrash=0 ;;
+  esac
+  if [ "$ncrash" -ne "$wcrash" ]; then
+    result=FAIL why="${why:+$why; }$ncrash crash records, not $wcrash"
+  fi
   logged=0 decoded=0 lost=0 extra=0 dup=0 wrong=0 beyond=0 disorder=0 badthread=0
   crash_check "$([ "$mode" = idle ] && echo exact || echo extra1)" \
-    "$d/counts.txt" "$d/decoded" || { result=FAIL why="${why:+$why; }check failed"; }
+    "$d/counts.txt" "$d/own" || { result=FAIL why="${why:+$why; }check failed"; }
   if [ "$mode" = idle ] &&
      awk -F '\t' -v n="$n" '$2 != n { bad = 1 } END { exit !bad }' \
        "$d/counts.txt"; then

@@ -38,6 +38,14 @@
 ## it there, and gdb's backtrace as the oracle; every decoded record must
 ## be gdb's context or marked incomplete, and under async with every call
 ## encoded incomplete only where the PC map (pcmap.py) says so.
+## crashrec.sh checks the record of a thread that dies of a signal
+## (e2e/crashrec.c: faults, abort, exhausted stacks, on the main thread
+## and another, and a program handler that leaves by siglongjmp), and
+## that the process ends as it does with CCE_CRASH=0 (e2e/waitstatus.py);
+## sample.sh the CPU-time sampler (e2e/sample.c): sample records per
+## thread against its CPU time, a program's own SIGPROF profiling, and a
+## bad CCE_SAMPLE.  Both read the log raw with e2e/pcrecords.py, which
+## places PC words with nm.
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -78,6 +86,8 @@ E2E_TESTS = \
 	e2e/nomap.sh \
 	e2e/coldunwind.sh \
 	e2e/pcstep.sh \
+	e2e/crashrec.sh \
+	e2e/sample.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -138,7 +148,11 @@ E2E_EXTRA = \
 	e2e/coldunwind.py \
 	e2e/pcstep.c \
 	e2e/pcstep.py \
-	e2e/pcmap.py
+	e2e/pcmap.py \
+	e2e/crashrec.c \
+	e2e/sample.c \
+	e2e/pcrecords.py \
+	e2e/waitstatus.py
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a
