@@ -359,6 +359,17 @@ int cce_graph_read_pcmap (struct cce_graph *g, size_t module,
 int cce_graph_pc_sites (struct cce_graph *g, uint64_t site,
                         const struct cce_stack_entry *stack, size_t nstack);
 
+/* The name of the function that the call instruction before link-time
+   address RET of module MODULE calls (a function outside the program,
+   as the program calls it: abort, qsort), or NULL if unknown.  ARG is
+   what cce_graph_set_pc_callee was given.  */
+typedef const char *cce_pc_callee_fn (void *arg, size_t module,
+                                      uint64_t ret);
+/* Have the sites of PC words with CCE_PC_CALLER end in a frame of the
+   function FN names (else "??").  After the first PC map was read.  */
+void cce_graph_set_pc_callee (struct cce_graph *g, cce_pc_callee_fn *fn,
+                              void *arg);
+
 /* Where PC word WORD is in G's PC maps.  */
 struct cce_pc_loc
 {

@@ -138,15 +138,26 @@
    PC words.
 
      word = (KEY << 32) | CCE_PC_FLAG | ADDR
+     word = (KEY << 32) | CCE_PC_FLAG | CCE_PC_CALLER | ADDR
 
    KEY is the module key of the module (executable or shared library
    built with cce) that holds the instruction, ADDR the instruction's
    link-time address in that module (its run-time address minus the
-   module's load bias), below 2^31.  A site word's INDEX never has bit 31
-   set.  An instruction outside every module that has a dictionary, or
-   one the runtime cannot place, gives CCE_PC_EXTERNAL (cce-abi.h).  The
-   decoder finds the instruction's function, its inlined frames and the
-   state of the id there in the module's PC map (3. below).
+   module's load bias), below 2^30.  A site word's INDEX never has bit 31
+   set.  The decoder finds the instruction's function, its inlined frames
+   and the state of the id there in the module's PC map (3. below).
+
+   With CCE_PC_CALLER, the thread was stopped in code outside every
+   module with a dictionary (the C library, the vDSO, libcce), which the
+   module called: ADDR is the return address of that call, the first one
+   into the module that the runtime found by unwinding from the stopped
+   instruction.  The state of the call instruction (at ADDR - 1) holds
+   while the code it called runs, which leaves the id and the ccStack as
+   it found them (it is outside the program; what it calls back restores
+   them), and the path ends at the call, then a frame of the function it
+   called (named from the call instruction when the decoder can, as the
+   program calls it).  An instruction the runtime cannot place gives
+   CCE_PC_EXTERNAL (cce-abi.h).
 
    ========================================================================
    3. PC map (version CCE_PCMAP_VERSION)
@@ -364,9 +375,12 @@ cce_module_key (uint64_t stamp)
 #define CCE_SITE_INDEX(word) ((uint32_t) (word))
 
 #define CCE_PC_FLAG UINT32_C (0x80000000)
+#define CCE_PC_CALLER UINT32_C (0x40000000)
+#define CCE_PC_ADDR_LIMIT UINT32_C (0x40000000)
 #define CCE_PC_WORD(key, addr) \
-  (((uint64_t) (key) << 32) | CCE_PC_FLAG | ((uint64_t) (addr) & 0x7fffffff))
-#define CCE_PC_ADDR(word) ((uint32_t) (word) & ~CCE_PC_FLAG)
+  (((uint64_t) (key) << 32) | CCE_PC_FLAG | ((uint64_t) (addr) & 0x3fffffff))
+#define CCE_PC_ADDR(word) ((uint32_t) (word) & (CCE_PC_ADDR_LIMIT - 1))
+#define CCE_PC_IS_CALLER(word) (((uint32_t) (word) & CCE_PC_CALLER) != 0)
 /* Is WORD a PC word (not a site word, nor a special word of cce-abi.h,
    whose key half is 0xffffffff)?  */
 #define CCE_IS_PC_WORD(word) \

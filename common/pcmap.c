@@ -39,10 +39,22 @@ struct pc_map
   size_t len;
 };
 
+/* The site of a PC word with CCE_PC_CALLER: the frames of the call
+   instruction, then the function it called.  */
+struct caller_site
+{
+  uint64_t word;
+  uint32_t site;
+};
+
 struct cce_pc
 {
   struct pc_map **maps;   /* by module; NULL: the module has none */
   size_t nmaps;
+  struct caller_site *callers;  /* by word */
+  size_t ncallers, acallers;
+  cce_pc_callee_fn *callee;     /* names the function a call called */
+  void *callee_arg;
   uint32_t *func_of;      /* by string: 1 + a function of that name, 0:
                              none (yet) */
   size_t nfunc_of;        /* strings it covers */
@@ -70,6 +82,7 @@ cce__pc_free (struct cce_pc *pc)
     map_free (pc->maps[i]);
   free (pc->maps);
   free (pc->func_of);
+  free (pc->callers);
   free (pc);
 }
 
@@ -384,6 +397,17 @@ find_range (const struct cce_graph *g, uint64_t word,
   uint32_t key = CCE_SITE_KEY (word), addr = CCE_PC_ADDR (word);
   size_t mod, lo, hi;
 
+  /* A return address: the call is the instruction before it.  */
+  if (CCE_IS_PC_WORD (word) && CCE_PC_IS_CALLER (word))
+    {
+      if (addr == 0)
+        {
+          *reason = "not a PC word";
+          return NULL;
+        }
+      addr--;
+    }
+
   *reason = "interrupted outside the program's code";
   if (word == CCE_PC_EXTERNAL)
     return NULL;
@@ -425,6 +449,23 @@ find_range (const struct cce_graph *g, uint64_t word,
   return &m->ranges[lo - 1];
 }
 
+/* The caller site of WORD in PC, or NULL.  */
+static struct caller_site *
+find_caller (const struct cce_pc *pc, uint64_t word)
+{
+  size_t lo = 0, hi = pc->ncallers;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (pc->callers[mid].word < word)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < pc->ncallers && pc->callers[lo].word == word
+         ? &pc->callers[lo] : NULL;
+}
+
 int
 cce_pc_find (const struct cce_graph *g, uint64_t word,
              struct cce_pc_loc *loc, const char **reason)
@@ -434,6 +475,11 @@ cce_pc_find (const struct cce_graph *g, uint64_t word,
   if (!r)
     return -1;
   loc->site = r->site;
+  if (CCE_PC_IS_CALLER (word))
+    {
+      const struct caller_site *c = find_caller (g->pc, word);
+      loc->site = c ? c->site : CCE_NONE;
+    }
   loc->node = r->node;
   loc->state = r->state;
   loc->callee = r->callee;
@@ -496,31 +542,17 @@ out:
   return s;
 }
 
-/* Make the site of range R of map M of G: 0, or -1 when out of
-   memory.  */
+/* Add the frames of the location of range R of map M to SITE of G, the
+   first one in function FUNC0: 0, or -1 when out of memory.  */
 static int
-make_site (struct cce_graph *g, const struct pc_map *m, struct pc_range *r)
+loc_frames (struct cce_graph *g, const struct pc_map *m,
+            const struct pc_range *r, uint32_t site, uint32_t func0)
 {
-  uint32_t site, func0 = g->nodes[r->node].func;
-  const char *p;
+  const char *p = m->bytes + r->loc;
   struct loc_frame f;
 
-  if (g->nsites >= CCE_SIGNAL_MARK - 1)
-    return -1;
-  site = cce_graph_site (g, r->node, CCE_SITE_PC, CCE_NONE, 0);
-  if (site == CCE_NONE)
-    return -1;
-  if (!r->loc)
-    {
-      /* No location: the function alone.  */
-      if (cce_graph_frame (g, site, func0, NULL, 0, 0) < 0)
-        return -1;
-      r->site = site;
-      return 0;
-    }
   /* The location was checked when the map was read: at least one
      frame, the first one in the node's function.  */
-  p = m->bytes + r->loc;
   do
     {
       int first = p == m->bytes + r->loc;
@@ -547,7 +579,38 @@ make_site (struct cce_graph *g, const struct pc_map *m, struct pc_range *r)
         return -1;
     }
   while (*p);
-  r->site = site;
+  return 0;
+}
+
+/* Make the site of range R of map M of G, with a last frame of the
+   function named CALLEE if it is not NULL: its number in *OUT and 0, or
+   -1 when out of memory.  */
+static int
+make_site (struct cce_graph *g, const struct pc_map *m,
+           const struct pc_range *r, const char *callee, uint32_t *out)
+{
+  uint32_t site, func0 = g->nodes[r->node].func;
+
+  if (g->nsites >= CCE_SIGNAL_MARK - 1)
+    return -1;
+  site = cce_graph_site (g, r->node, CCE_SITE_PC, CCE_NONE, 0);
+  if (site == CCE_NONE)
+    return -1;
+  if (!r->loc)
+    {
+      /* No location: the function alone.  */
+      if (cce_graph_frame (g, site, func0, NULL, 0, 0) < 0)
+        return -1;
+    }
+  else if (loc_frames (g, m, r, site, func0) < 0)
+    return -1;
+  if (callee)
+    {
+      uint32_t f = func_named (g, callee, strlen (callee));
+      if (f == CCE_NONE || cce_graph_frame (g, site, f, NULL, 0, 0) < 0)
+        return -1;
+    }
+  *out = site;
   return 0;
 }
 
@@ -563,9 +626,56 @@ pc_site (struct cce_graph *g, uint64_t word)
   if (!CCE_IS_PC_WORD (word))
     return 0;
   r = find_range (g, word, &m, &why);
-  if (!r || r->node == CCE_NONE || r->site != CCE_NONE)
+  if (!r || r->node == CCE_NONE)
     return 0;
-  return make_site (g, m, r);
+  if (CCE_PC_IS_CALLER (word))
+    {
+      struct cce_pc *pc = g->pc;
+      struct caller_site *c;
+      const char *name = NULL;
+      uint32_t s;
+      size_t i;
+
+      if (find_caller (pc, word))
+        return 0;
+      /* The module of the word: find_range found it.  */
+      for (i = 0; i < g->nmodules; i++)
+        if (i < pc->nmaps && pc->maps[i] == m)
+          break;
+      if (pc->callee)
+        name = pc->callee (pc->callee_arg, i, CCE_PC_ADDR (word));
+      if (make_site (g, m, r, name ? name : "??", &s) < 0)
+        return -1;
+      if (pc->ncallers == pc->acallers)
+        {
+          size_t want = pc->acallers ? 2 * pc->acallers : 16;
+          c = realloc (pc->callers, want * sizeof *c);
+          if (!c)
+            return -1;
+          pc->callers = c;
+          pc->acallers = want;
+        }
+      for (i = pc->ncallers; i > 0 && pc->callers[i - 1].word > word; i--)
+        pc->callers[i] = pc->callers[i - 1];
+      pc->callers[i].word = word;
+      pc->callers[i].site = s;
+      pc->ncallers++;
+      return 0;
+    }
+  if (r->site != CCE_NONE)
+    return 0;
+  return make_site (g, m, r, NULL, &r->site);
+}
+
+void
+cce_graph_set_pc_callee (struct cce_graph *g, cce_pc_callee_fn *fn,
+                         void *arg)
+{
+  if (g->pc)
+    {
+      g->pc->callee = fn;
+      g->pc->callee_arg = arg;
+    }
 }
 
 int

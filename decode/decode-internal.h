@@ -5,14 +5,28 @@
 #ifndef CCE_DECODE_INTERNAL_H
 #define CCE_DECODE_INTERNAL_H
 
+#include <libelf.h>
 #include "cce-core.h"
 #include "decode.h"
+
+struct cced_calls;
 
 struct cced_program
 {
   char *name;
   struct cce_graph *g;
+  struct cced_calls **calls;    /* by module: what its calls call */
+  size_t ncalls;
 };
+
+/* What the call instructions of a module call (calls.c): read from the
+   ELF file ELF (section names in SHSTRNDX), or NULL when out of
+   memory.  */
+struct cced_calls *cced_calls_read (Elf *elf, size_t shstrndx);
+/* The name of the function that the call instruction that ends at
+   link-time address RET calls, or NULL if unknown.  */
+const char *cced_calls_callee (const struct cced_calls *c, uint64_t ret);
+void cced_calls_free (struct cced_calls *c);
 
 /* Set *ERR (if not NULL) to CODE with a formatted message (the generic
    one when FMT is NULL).  Returns -1.  */

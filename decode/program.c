@@ -161,6 +161,37 @@ cced_program_from_dict (const char *name, const char *text, size_t len,
   return p;
 }
 
+/* cce_pc_callee_fn of a program ARG.  */
+static const char *
+program_callee (void *arg, size_t module, uint64_t ret)
+{
+  struct cced_program *p = arg;
+  return module < p->ncalls ? cced_calls_callee (p->calls[module], ret)
+                            : NULL;
+}
+
+/* Keep CALLS, what the calls of module MODULE of P call (NULL: none
+   known).  0, or -1 when out of memory (CALLS freed).  */
+static int
+keep_calls (struct cced_program *p, size_t module, struct cced_calls *calls)
+{
+  if (module >= p->ncalls)
+    {
+      struct cced_calls **v = realloc (p->calls, (module + 1) * sizeof *v);
+      if (!v)
+        {
+          cced_calls_free (calls);
+          return -1;
+        }
+      memset (v + p->ncalls, 0, (module + 1 - p->ncalls) * sizeof *v);
+      p->calls = v;
+      p->ncalls = module + 1;
+    }
+  cced_calls_free (p->calls[module]);
+  p->calls[module] = calls;
+  return 0;
+}
+
 /* Attach the PC map of LEN bytes at DATA (in the other byte order if
    SWAPPED) to module MODULE of P.  Returns 0, or -1 with
    CCED_E_BAD_PCMAP or CCED_E_NOMEM.  */
@@ -173,7 +204,10 @@ attach_pcmap (struct cced_program *p, size_t module, const void *data,
   msg[0] = '\0';
   if (cce_graph_read_pcmap (p->g, module, data, len, swapped, msg,
                             sizeof msg) == 0)
-    return 0;
+    {
+      cce_graph_set_pc_callee (p->g, program_callee, p);
+      return 0;
+    }
   if (strcmp (msg, strerror (ENOMEM)) == 0)
     return nomem (err);
   return seterr (err, CCED_E_BAD_PCMAP, 0, "malformed cce PC map: %s",
@@ -219,7 +253,8 @@ section_data (Elf_Scn *scn, const GElf_Shdr *shdr, const char *name,
    this machine's if *SWAPPED); *PCMAP is NULL if it has none.  */
 static struct cced_program *
 program_from_elf (const char *path, void **pcmap, size_t *pclen,
-                  int *swapped, struct cced_error *err)
+                  int *swapped, struct cced_calls **calls,
+                  struct cced_error *err)
 {
   struct cced_program *p = NULL;
   Elf *elf = NULL;
@@ -234,6 +269,7 @@ program_from_elf (const char *path, void **pcmap, size_t *pclen,
   *pcmap = NULL;
   *pclen = 0;
   *swapped = 0;
+  *calls = NULL;
   clearerr_ (err);
   if (!path)
     {
@@ -348,6 +384,10 @@ program_from_elf (const char *path, void **pcmap, size_t *pclen,
 #endif
     }
   p = cced_program_from_dict (path, data->d_buf, data->d_size, err);
+  /* What its calls call, for the records of threads stopped outside the
+     program (out of memory: they are not named).  */
+  if (p && *pcmap)
+    *calls = cced_calls_read (elf, shstrndx);
 
 out:
   if (!p)
@@ -365,11 +405,20 @@ struct cced_program *
 cced_program_open (const char *path, struct cced_error *err)
 {
   struct cced_program *p;
+  struct cced_calls *calls;
   void *pcmap;
   size_t pclen;
   int swapped;
 
-  p = program_from_elf (path, &pcmap, &pclen, &swapped, err);
+  p = program_from_elf (path, &pcmap, &pclen, &swapped, &calls, err);
+  if (p && calls && keep_calls (p, 0, calls) < 0)
+    {
+      nomem (err);
+      cced_program_close (p);
+      p = NULL;
+    }
+  else if (!p)
+    cced_calls_free (calls);
   if (p && pcmap && attach_pcmap (p, 0, pcmap, pclen, swapped, err) < 0)
     {
       cced_program_close (p);
@@ -385,6 +434,7 @@ cced_program_add_module (struct cced_program *p, const char *path,
 {
   char msg[CCED_ERRMSG_SIZE - 64];
   struct cced_program *m;
+  struct cced_calls *calls;
   void *pcmap;
   size_t pclen, i;
   int swapped, r;
@@ -392,7 +442,7 @@ cced_program_add_module (struct cced_program *p, const char *path,
   clearerr_ (err);
   if (!p || !path)
     return seterr (err, CCED_E_INVAL, EINVAL, "no program or no module");
-  m = program_from_elf (path, &pcmap, &pclen, &swapped, err);
+  m = program_from_elf (path, &pcmap, &pclen, &swapped, &calls, err);
   if (!m)
     return -1;
   for (i = 0; i < p->g->nmodules; i++)
@@ -400,6 +450,7 @@ cced_program_add_module (struct cced_program *p, const char *path,
       {
         /* The same dictionary again (a module named twice).  */
         cced_program_close (m);
+        cced_calls_free (calls);
         free (pcmap);
         return 0;
       }
@@ -407,6 +458,7 @@ cced_program_add_module (struct cced_program *p, const char *path,
   if (cce_graph_merge (p->g, m->g, msg, sizeof msg) < 0)
     {
       cced_program_close (m);
+      cced_calls_free (calls);
       free (pcmap);
       if (strcmp (msg, strerror (ENOMEM)) == 0)
         return nomem (err);
@@ -416,6 +468,11 @@ cced_program_add_module (struct cced_program *p, const char *path,
   cced_program_close (m);
   /* The module's PC map, checked against its dictionary.  A bad one
      leaves the module without a map.  */
+  if (calls && keep_calls (p, p->g->nmodules - 1, calls) < 0)
+    {
+      free (pcmap);
+      return nomem (err);
+    }
   r = 0;
   if (pcmap)
     r = attach_pcmap (p, p->g->nmodules - 1, pcmap, pclen, swapped, err);
@@ -444,8 +501,13 @@ cced_program_name (const struct cced_program *p)
 void
 cced_program_close (struct cced_program *p)
 {
+  size_t i;
+
   if (!p)
     return;
+  for (i = 0; i < p->ncalls; i++)
+    cced_calls_free (p->calls[i]);
+  free (p->calls);
   cce_graph_free (p->g);
   free (p->name);
   free (p);

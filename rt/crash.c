@@ -66,10 +66,14 @@ static size_t cce_page;
 static void
 cce_crash_handler (int sig, siginfo_t *info, void *context)
 {
+  /* A fault of the unwinder (pc.c) in a handler of this thread: back to
+     it, which gives up placing its instruction.  */
+  if (cce_self.unwinding)
+    siglongjmp (cce_self.unwind_jb, 1);
   int saved_errno = errno;
   if (!cce_self.locked)
     cce_log_pc (CCE_TAG_SIGNAL + (unsigned) sig,
-                cce_pc_word (cce_context_pc (context)));
+                cce_context_word (context));
   errno = saved_errno;
   cce_signal_forward (sig, info, context);
 }

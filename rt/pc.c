@@ -9,14 +9,23 @@
 
    The main program's executable segments and its load bias are found
    once, at load time, before any handler of libcce can run; a handler
-   then only compares.  Only the main program is placed: an instruction
+   then only compares.  Only the main program is placed.  An instruction
    anywhere else (libc, libcce, a shared library, even one built with
-   cce, whose dictionary libcce cannot reach) gives CCE_PC_EXTERNAL, and
-   so does any instruction of a program without a dictionary.  */
+   cce, whose dictionary libcce cannot reach) is placed by the call that
+   led there from the main program: the handler unwinds from the
+   interrupted instruction (libgcc's unwinder, through the call frame
+   information of the signal frame and of the code it stopped in) to the
+   first return address into the main program, and gives its PC word
+   with CCE_PC_CALLER.  A fault while unwinding is caught (the crash
+   handler jumps back) and gives CCE_PC_EXTERNAL, as does any
+   instruction of a program without a dictionary.  */
 
 #define _GNU_SOURCE
 #include <link.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <unwind.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <ucontext.h>
@@ -88,7 +97,7 @@ cce_context_pc (const void *context)
 #endif
 }
 
-/* The PC word of the instruction at PC: in the main program, below 2^31
+/* The PC word of the instruction at PC: in the main program, below 2^30
    of link-time address, or CCE_PC_EXTERNAL.  */
 uint64_t
 cce_pc_word (uintptr_t pc)
@@ -96,10 +105,77 @@ cce_pc_word (uintptr_t pc)
   if (!cce_pc.key)
     return CCE_PC_EXTERNAL;
   uintptr_t addr = pc - cce_pc.bias;
-  if (addr >= (uintptr_t) CCE_PC_FLAG)
+  if (addr >= (uintptr_t) CCE_PC_ADDR_LIMIT)
     return CCE_PC_EXTERNAL;
   for (unsigned i = 0; i < cce_pc.nsegs; i++)
     if (addr >= cce_pc.seg[i].start && addr < cce_pc.seg[i].end)
       return CCE_PC_WORD (cce_pc.key, addr);
   return CCE_PC_EXTERNAL;
+}
+
+/* The most frames the walk to the main program looks at.  */
+#define CCE_PC_WALK_FRAMES 64
+
+struct cce_walk
+{
+  uintptr_t pc;                 /* the interrupted instruction */
+  int past;                     /* its frame was seen */
+  int frames;
+  uint64_t word;                /* the result */
+};
+
+static _Unwind_Reason_Code
+cce_walk_frame (struct _Unwind_Context *c, void *arg)
+{
+  struct cce_walk *w = arg;
+  int signal_frame = 0;
+  uintptr_t ip = _Unwind_GetIPInfo (c, &signal_frame);
+
+  if (++w->frames > CCE_PC_WALK_FRAMES)
+    return _URC_END_OF_STACK;
+  if (!w->past)
+    {
+      /* The handler's own frames, up to the interrupted one.  */
+      if (signal_frame && ip == w->pc)
+        w->past = 1;
+      return _URC_NO_REASON;
+    }
+  if (signal_frame)
+    return _URC_END_OF_STACK;   /* another signal below: give up */
+  uint64_t word = cce_pc_word (ip);
+  if (word == CCE_PC_EXTERNAL)
+    return _URC_NO_REASON;
+  w->word = word | CCE_PC_CALLER;
+  return _URC_END_OF_STACK;
+}
+
+/* The PC word of the call into the code at PC (outside the main
+   program) from the main program, or CCE_PC_EXTERNAL.  */
+static uint64_t
+cce_pc_caller (uintptr_t pc)
+{
+  struct cce_thread *t = &cce_self;
+  static __thread struct cce_walk w CCE_TLS;
+
+  if (!cce_pc.key || t->unwinding)
+    return CCE_PC_EXTERNAL;
+  w.pc = pc;
+  w.past = 0;
+  w.frames = 0;
+  w.word = CCE_PC_EXTERNAL;
+  t->unwinding = 1;
+  cce_barrier ();
+  if (sigsetjmp (t->unwind_jb, 0) == 0)
+    _Unwind_Backtrace (cce_walk_frame, &w);
+  cce_barrier ();
+  t->unwinding = 0;
+  return w.word;
+}
+
+uint64_t
+cce_context_word (const void *context)
+{
+  uintptr_t pc = cce_context_pc (context);
+  uint64_t word = cce_pc_word (pc);
+  return word == CCE_PC_EXTERNAL && pc ? cce_pc_caller (pc) : word;
 }

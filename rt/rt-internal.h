@@ -5,6 +5,7 @@
 #define CCE_RT_INTERNAL_H
 
 #include <signal.h>
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,11 @@ struct cce_thread
      SAMPLING is set.  */
   int sampling;
   void *timer;
+
+  /* PC words (pc.c): set while the thread unwinds to the main program
+     in a handler; a crash signal then jumps back to UNWIND_JB.  */
+  volatile int unwinding;
+  sigjmp_buf unwind_jb;
 };
 
 extern __thread struct cce_thread cce_self CCE_TLS CCE_HIDDEN;
@@ -96,6 +102,10 @@ CCE_HIDDEN void cce_log_fork_child (void);
 CCE_HIDDEN void cce_pc_init (void);
 CCE_HIDDEN uintptr_t cce_context_pc (const void *context);
 CCE_HIDDEN uint64_t cce_pc_word (uintptr_t pc);
+/* The PC word of the instruction the signal whose handler got CONTEXT
+   interrupted: cce_pc_word of it, or outside the main program the word
+   of the call that led there (CCE_PC_CALLER), or CCE_PC_EXTERNAL.  */
+CCE_HIDDEN uint64_t cce_context_word (const void *context);
 
 /* Signals libcce keeps a handler of its own for at the kernel, while the
    program's choice for them is recorded (signal.c).  cce_signal_keep

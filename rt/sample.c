@@ -65,7 +65,7 @@ cce_sample_handler (int sig, siginfo_t *info, void *context)
       if (unlikely (!cce_self.sampling))
         return;                 /* a tick left from a deleted timer */
       int saved_errno = errno;
-      uint64_t word = cce_pc_word (cce_context_pc (context));
+      uint64_t word = cce_context_word (context);
       int n = info->si_overrun;
       if (unlikely (n < 0 || n >= CCE_SAMPLE_MAX_RUN))
         n = n < 0 ? 0 : CCE_SAMPLE_MAX_RUN - 1;

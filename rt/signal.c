@@ -110,7 +110,7 @@ cce_signal_run (int sig, siginfo_t *info, void *context, void *fn,
 
   if (!sync)
     {
-      site = cce_pc_word (cce_context_pc (context));
+      site = cce_context_word (context);
       if (site == CCE_PC_EXTERNAL)
         site = CCE_SITE_SIGNAL_ASYNC;
     }
