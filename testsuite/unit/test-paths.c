@@ -728,6 +728,67 @@ test_pc_state_callee (void **state)
   pc_world_free (&P);
 }
 
+/* cce_pc_callee_fn of the tests: qsort at PC_PARSE_PUSHED + 1.  */
+static const char *
+callee_of_test (void *arg, size_t module, uint64_t ret)
+{
+  (void) arg;
+  return module == 0 && ret == PC_PARSE_PUSHED + 1 ? "qsort" : NULL;
+}
+
+/* Records of a thread stopped outside the program, placed by the call
+   that led there (CCE_PC_CALLER): the call's state and location, then a
+   frame of the function it called.  */
+static void
+test_pc_caller_words (void **state)
+{
+  struct pc_world P;
+  struct cce_stack_entry st[1];
+  uint32_t out[64];
+  size_t n = 0;
+  const char *why;
+  char text[256];
+  uint64_t w;
+
+  (void) state;
+  pc_world (&P, 1);
+  set_ctx ("caller words");
+  /* A call in parse (OWN) into the C library, no name known.  */
+  w = pcw (&P, PC_PARSE_OWN + 1) | CCE_PC_CALLER;
+  CHECK (pc_decode (&P, w, P.parse_id, NULL, 0, out, &n, &why)
+         == CCE_DECODE_OK, "OWN call: %s", why);
+  frames_text (P.g, out, n, text, sizeof text);
+  CHECK (strcmp (text, "main;parse;??") == 0, "OWN call: %s", text);
+  /* The call is the instruction before the return address: the last
+     byte of PUSHED's range holds it, not PUSHING's.  */
+  cce_graph_set_pc_callee (P.g, callee_of_test, NULL);
+  st[0].id = P.parse_id;
+  st[0].site = P.pi;
+  w = pcw (&P, PC_PARSE_PUSHED + 1) | CCE_PC_CALLER;
+  CHECK (pc_decode (&P, w, 0, st, 1, out, &n, &why) == CCE_DECODE_OK,
+         "PUSHED call: %s", why);
+  frames_text (P.g, out, n, text, sizeof text);
+  CHECK (strcmp (text, "main;parse;qsort") == 0, "PUSHED call: %s", text);
+  /* The same word again: the same site.  */
+  {
+    uint32_t again[64];
+    size_t m = 0;
+    CHECK (pc_decode (&P, w, 0, st, 1, again, &m, &why) == CCE_DECODE_OK
+           && m == n && again[n - 1] == out[n - 1], "site made twice");
+  }
+  /* A return address at the start of a range: the call is in the range
+     before, PUSHING, whose top entry is not written: not this one.  */
+  w = pcw (&P, PC_PARSE_PUSHED) | CCE_PC_CALLER;
+  CHECK (pc_decode (&P, w, P.parse_id, st, 1, out, &n, &why)
+         == CCE_DECODE_OK, "PUSHING call: %s", why);
+  frames_text (P.g, out, n, text, sizeof text);
+  CHECK (strcmp (text, "main;parse;??") == 0, "PUSHING call: %s", text);
+  /* Address 0 has no instruction before it.  */
+  CHECK (pc_decode (&P, pcw (&P, 0) | CCE_PC_CALLER, 0, NULL, 0, out, &n,
+                    &why) == CCE_DECODE_INCOMPLETE, "address 0");
+  pc_world_free (&P);
+}
+
 static void
 test_pc_states_of_the_ccstack (void **state)
 {
@@ -1288,6 +1349,7 @@ main (void)
     cmocka_unit_test (test_pc_states_of_the_ccstack),
     cmocka_unit_test (test_pc_words_without_a_place),
     cmocka_unit_test (test_pc_signal_entries),
+    cmocka_unit_test (test_pc_caller_words),
     cmocka_unit_test (test_pcmap_reader_refuses_malformed_maps),
     cmocka_unit_test (test_pcmap_in_the_other_byte_order_and_of_a_library),
     cmocka_unit_test (test_pc_locations_in_split_and_hidden_nodes),
