@@ -6,8 +6,9 @@
 # CCE_TAG_SIGNAL + the signal's number, on the thread that died (the
 # thread of the record the program made there first: tag 1 on the main
 # thread, tag 2 on the second), whose site is the PC word of an address
-# in the function that faulted (nm -n of the program), or CCE_PC_EXTERNAL
-# where that is the C library (abort).  A thread made through
+# in the function that faulted (nm -n of the program), or where that is
+# the C library (abort) the PC word of the call from the program that led
+# there (CCE_PC_CALLER: the call is in the function that called abort).  A thread made through
 # pthread_create carries its thread entry on the ccStack: at least one.
 #
 # Each way runs twice, with core dumps allowed (ulimit -c unlimited, in a
@@ -21,8 +22,9 @@
 #                                    through a function pointer at the end
 #                                    of a call chain)
 #   fpe              FPE     main    divide (integer division by zero)
-#   abort            ABRT    main    external (abort at the bottom of a
-#                                    recursion 2000 deep)
+#   abort            ABRT    main    caller:recurse_abort (abort at the
+#                                    bottom of a recursion 2000 deep: the
+#                                    call of abort)
 #   overflow         SEGV    main    recurse_forever (stack exhausted)
 #   overflow-thread  SEGV    second  recurse_forever (stack exhausted)
 #   qsort            SEGV    second  compare_faulting (a qsort comparator)
@@ -116,7 +118,7 @@ run () {
 
 run segv SEGV 1 store_through "signal SIGSEGV"
 run fpe FPE 1 divide "signal SIGFPE"
-run abort ABRT 1 external "signal SIGABRT"
+run abort ABRT 1 caller:recurse_abort "signal SIGABRT"
 run overflow SEGV 1 recurse_forever "signal SIGSEGV"
 run overflow-thread SEGV 2 recurse_forever "signal SIGSEGV"
 run qsort SEGV 2 compare_faulting "signal SIGSEGV"

@@ -13,7 +13,9 @@
 # digits).  WHERE, for a PC word (cce-format.h) whose key is the key of
 # the log's stamp: the function of PROGRAM that holds its address, from
 # "nm -n" (the symbol as nm spells it: clones keep their suffix), or "?"
-# if no symbol does; "external" for CCE_PC_EXTERNAL; "-" otherwise (a
+# if no symbol does; for a PC word of a call out of the program
+# (CCE_PC_CALLER) "caller:" and the function that holds the call;
+# "external" for CCE_PC_EXTERNAL; "-" otherwise (a
 # site word, or no PROGRAM).  A record without its mark (torn) is left
 # out; the count of those goes to standard error when there are any.
 #
@@ -29,6 +31,7 @@ import sys
 SPAN_MARK = 0x53454343
 RECORD_MARK = 0x52454343
 PC_FLAG = 0x80000000
+PC_CALLER = 0x40000000
 PC_EXTERNAL = 0xfffffffffffffffb
 
 
@@ -120,7 +123,12 @@ def main():
         if site == PC_EXTERNAL:
             w = "external"
         elif syms is not None and site >> 32 == key and site & PC_FLAG:
-            w = where(syms, site & 0x7fffffff)
+            if site & PC_CALLER:
+                # The return address of a call out of the program: the
+                # call is the instruction before it.
+                w = "caller:" + where(syms, (site & 0x3fffffff) - 1)
+            else:
+                w = where(syms, site & 0x3fffffff)
         print("%d\t%d\t%016x\t%d\t%d\t%s" % (thread, tag, site, ident,
                                              len(frames), w))
     if records.torn:

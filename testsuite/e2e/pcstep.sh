@@ -18,8 +18,12 @@
 # transitional records are those of instructions where the id or the
 # ccStack was not the function's own (the PC map's other states).
 #
-# Knobs: PCSTEP_VARIANTS (names from the list below), E2E_KEEP,
-# E2E_TMPDIR.
+# The same for random programs of the differential tester
+# (testsuite/fuzz/fuzzgen.py) without threads: at -O2 in the default
+# encoding, and at -O2 and -O3 with async and observe-all.
+#
+# Knobs: PCSTEP_VARIANTS (names from the list below), PCSTEP_SEEDS
+# (fuzzgen seeds, default "3 7 11 19 23 42"), E2E_KEEP, E2E_TMPDIR.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 . "$here/crash.sh"
@@ -37,29 +41,26 @@ O3-all-none -O3 -fplugin-arg-cce-observe-all -flto-partition=none
 '
 fail=0
 printf '%-20s %8s %8s %10s %12s\n' variant records exact incomplete transitional
-echo "$variants" | while read -r name flags; do
-  [ -n "$name" ] || continue
-  case " ${PCSTEP_VARIANTS:-$name} " in *" $name "*) ;; *) continue ;; esac
-  exe=$tmp/pcstep.$name
-  if ! cce_cc $flags -g "$here/pcstep.c" -o "$exe" >"$tmp/cc.log" 2>&1; then
-    cat "$tmp/cc.log"; echo "FAIL: $name: the build failed"; exit 1
-  fi
+
+# check NAME EXE STRICT: step through EXE and compare.
+check () {
+  name=$1 exe=$2 strict=$3
   main=$(nm "$exe" | awk '$3 == "main" { print "0x" $1 }')
   if ! CCE_LOG=/dev/null CCE_PCSTEP_LOG="$tmp/$name.log" \
        CCE_PCSTEP_OUT="$tmp/$name.exp" CCE_PCSTEP_MAIN="$main" \
        timeout 600 "$GDB" -q -batch -nx -x "$here/pcstep.py" --args "$exe" \
        >"$tmp/gdb.log" 2>&1; then
-    tail -n 20 "$tmp/gdb.log"; echo "FAIL: $name: the stepping failed"; exit 1
+    tail -n 20 "$tmp/gdb.log"; echo "FAIL: $name: the stepping failed"
+    return 1
   fi
   if ! "$CCE_DECODE" --format=records "$exe" "$tmp/$name.log" \
        >"$tmp/$name.got" 2>"$tmp/decode.err"; then
-    cat "$tmp/decode.err"; echo "FAIL: $name: cce-decode failed"; exit 1
+    cat "$tmp/decode.err"; echo "FAIL: $name: cce-decode failed"; return 1
   fi
   python3 "$here/pcmap.py" "$exe" states <"$tmp/$name.exp.addr" \
-    >"$tmp/$name.states" || { echo "FAIL: $name: pcmap.py"; exit 1; }
-  case $name in *async-all*) strict=1 ;; *) strict=0 ;; esac
+    >"$tmp/$name.states" || { echo "FAIL: $name: pcmap.py"; return 1; }
   python3 - "$name" "$strict" "$tmp/$name.exp" "$tmp/$name.got" \
-    "$tmp/$name.states" "$tmp/$name.exp.addr" <<'PY' || exit 1
+    "$tmp/$name.states" "$tmp/$name.exp.addr" <<'PY'
 import sys
 name, strict = sys.argv[1], sys.argv[2] == "1"
 exp = open(sys.argv[3]).read().splitlines()
@@ -99,6 +100,67 @@ if bad:
 if strict and transitional == 0:
     sys.exit("FAIL: %s: no instruction in a transitional state" % name)
 PY
-done || fail=1
+}
+
+# The hand-written program.
+echo "$variants" | {
+  while read -r name flags; do
+    [ -n "$name" ] || continue
+    case " ${PCSTEP_VARIANTS:-$name} " in *" $name "*) ;; *) continue ;; esac
+    exe=$tmp/pcstep.$name
+    if ! cce_cc $flags -g "$here/pcstep.c" -o "$exe" >"$tmp/cc.log" 2>&1; then
+      cat "$tmp/cc.log"; echo "FAIL: $name: the build failed"; exit 1
+    fi
+    case $name in *async-all*) strict=1 ;; *) strict=0 ;; esac
+    check "$name" "$exe" $strict || exit 1
+  done
+} || fail=1
+
+# Random programs of the differential tester (testsuite/fuzz), those
+# without threads or a library built with cce: the default encoding and
+# async, every call encoded.
+for seed in ${PCSTEP_SEEDS-3 7 11 19 23 42}; do
+  d=$tmp/gen$seed
+  if ! python3 - "$seed" "$d" <<'PY' >"$tmp/gen.out" 2>&1; then
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["CCE_SRCDIR"], "testsuite",
+                                "fuzz"))
+import fuzzgen
+seed, d = int(sys.argv[1]), sys.argv[2]
+model = fuzzgen.generate(seed)
+ft = fuzzgen.features(model)
+fuzzgen.write(model, d)
+if ft["threads"] or ft["lc"]:
+    print("skip")
+else:
+    print(" ".join(os.path.join(d, m + ".c") for m in ft["mods"]
+                   if m.startswith("x")))
+    print("lp" if ft["lp"] else "-")
+    print("-rdynamic" if model.get("rdynamic") else "")
+PY
+    cat "$tmp/gen.out"; echo "FAIL: seed $seed: fuzzgen.py"; fail=1; continue
+  fi
+  test "$(sed -n 1p "$tmp/gen.out")" = skip && continue
+  srcs=$(sed -n 1p "$tmp/gen.out")
+  extra=$(sed -n 3p "$tmp/gen.out")
+  if test "$(sed -n 2p "$tmp/gen.out")" = lp; then
+    $CC -O2 -fPIC -shared -I"$CCE_INCDIR" -I"$d" "$d/libfzp.c" \
+      -o "$d/libfzp.so" || { echo "FAIL: seed $seed: libfzp.so"; fail=1; continue; }
+    extra="$extra -L$d -Wl,-rpath,$d -lfzp"
+  fi
+  for v in "O2 -O2" "O2-async-all -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all" \
+           "O3-async-all -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all"; do
+    set -- $v; vn=$1; shift
+    exe=$d/prog.$vn
+    # shellcheck disable=SC2086
+    if ! cce_cc "$@" -g -I"$d" $srcs -o "$exe" $extra -pthread \
+         >"$tmp/cc.log" 2>&1; then
+      cat "$tmp/cc.log"; echo "FAIL: seed $seed $vn: the build failed"
+      fail=1; continue
+    fi
+    case $vn in *async-all*) strict=1 ;; *) strict=0 ;; esac
+    check "gen$seed-$vn" "$exe" $strict || fail=1
+  done
+done
 [ $fail = 0 ] && echo "PASS: every record is gdb's context or incomplete"
 exit $fail

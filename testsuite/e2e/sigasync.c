@@ -4,9 +4,10 @@
 
    The alarm can land anywhere, in the middle of an id update too.  The
    program must never crash, its own records must decode exactly as
-   without the timer, and every alarm record must decode as its handler's
-   exact part below an [incomplete] root.  With CCE_TEST_NO_TIMER set the
-   timer is not armed (the oracle run).  */
+   without the timer, and every alarm record must decode as its
+   handler's exact part below the interrupted context, placed or marked
+   incomplete.  With CCE_TEST_NO_TIMER set the timer is not armed (the
+   oracle run).  */
 
 #include <signal.h>
 #include <stdlib.h>
