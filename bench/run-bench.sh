@@ -23,6 +23,9 @@
 #   --out FILE       results file (default BUILDDIR/bench/results.md)
 #   --workdir DIR    where binaries and logs go (default BUILDDIR/bench/work)
 #   --builddir DIR   the cce build tree (default: the tree this script is in)
+#   --cce-flags FLAGS  plugin options for the cce builds of the call-heavy
+#                    programs (run, build), e.g. "-fplugin-arg-cce-async
+#                    -fplugin-arg-cce-observe-all"
 #   --help
 # BENCH_QUICK=1 in the environment is the same as --quick.
 #
@@ -59,6 +62,7 @@ only=run,event,sample,decode,build,corpus
 corpus_pairs=
 corpus_build_pairs=1
 corpus_workdir=${TMPDIR:-/tmp}/cce-corpus
+cce_flags=
 out=
 workdir=
 
@@ -79,6 +83,8 @@ while test $# -gt 0; do
     --out=*) out=${1#--out=}; shift ;;
     --workdir) workdir=$2; shift 2 ;;
     --workdir=*) workdir=${1#--workdir=}; shift ;;
+    --cce-flags) cce_flags=$2; shift 2 ;;
+    --cce-flags=*) cce_flags=${1#--cce-flags=}; shift ;;
     --builddir) builddir=$2; shift 2 ;;
     --builddir=*) builddir=${1#--builddir=}; shift ;;
     --help|-h) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -188,6 +194,7 @@ emit "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); mode: $(test $quick = 1 && echo 
 emit "- machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, $(uname -sr); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 emit "- compiler: $($CC --version | sed 1q)"
 emit "- measure: user+sys CPU time (wait4 rusage); ratio = cce / plain, median of per-pair ratios (min-max) over alternated pairs"
+emit "- cce builds of the call-heavy programs: -O2${cce_flags:+ $cce_flags} (pkg-config flags)"
 emit ""
 
 # ---------------------------------------------------------------------------
@@ -207,7 +214,8 @@ build_plain () {  # NAME OUT MEASUREFILE
   measure "$3" $CC -O2 -flto -I"$CCE_INCDIR" -o "$2" $(srcs "$1") "$w/stub.o"
 }
 build_cce () {
-  measure "$3" $ccecc -O2 -fplugin-arg-cce-stats -o "$2" $(srcs "$1")
+  # shellcheck disable=SC2086
+  measure "$3" $ccecc -O2 $cce_flags -fplugin-arg-cce-stats -o "$2" $(srcs "$1")
 }
 
 # build_one V I: build V of $p for build pair I.
@@ -513,16 +521,29 @@ if want corpus && test -f "$corpus"; then
   else
     cargs="--ratio-pairs $corpus_pairs --build-pairs $corpus_build_pairs"
   fi
-  progress "[corpus] run-corpus.sh $cargs --no-validate (log: $w/corpus.log)"
-  # CCE_PKG_CONFIG_PATH, CCE_PLUGIN, CCE_RTDIR and CCE_INCDIR are
-  # exported: the corpus uses this build tree's cce too.
-  sh "$corpus" --workdir "$corpus_workdir" $cargs --no-validate \
-     --table "$w/corpus.md" > "$w/corpus.log" 2>&1
-  cs=$?
-  case $cs in 0|77) ;; *) final_status=1 ;; esac
-  if test $cs = 77 || test ! -s "$w/corpus.md"; then
-    emit "Not run: $(grep -v '^\[' "$w/corpus.log" | tail -n 1) (exit $cs; log: $w/corpus.log)."
-  else
+  # corpus_run NAME WHAT [WRAPPER]: run the corpus with this build tree's
+  # cce (CCE_PKG_CONFIG_PATH, CCE_PLUGIN, CCE_RTDIR and CCE_INCDIR are
+  # exported), every call encoded, and emit its summary; WRAPPER builds
+  # the instrumented variant instead of the default flags.
+  corpus_run () {
+    cn=$1 cwhat=$2 cwrap=$3
+    progress "[corpus] run-corpus.sh $cargs --no-validate ${cwrap:+--wrapper '$cwrap' }(log: $w/$cn.log)"
+    if test -n "$cwrap"; then
+      sh "$corpus" --workdir "$corpus_workdir" $cargs --no-validate \
+         --wrapper "$cwrap" --table "$w/$cn.md" > "$w/$cn.log" 2>&1
+    else
+      sh "$corpus" --workdir "$corpus_workdir" $cargs --no-validate \
+         --table "$w/$cn.md" > "$w/$cn.log" 2>&1
+    fi
+    cs=$?
+    case $cs in 0|77) ;; *) final_status=1 ;; esac
+    emit "### $cwhat"
+    emit ""
+    if test $cs = 77 || test ! -s "$w/$cn.md"; then
+      emit "Not run: $(grep -v '^\[' "$w/$cn.log" | tail -n 1) (exit $cs; log: $w/$cn.log)."
+      emit ""
+      return
+    fi
     # The columns that matter here, by name, from run-corpus.sh's table.
     awk -F ' *[|] *' '
       /^[|] program [|]/ {
@@ -544,11 +565,17 @@ if want corpus && test -f "$corpus"; then
         if (n) {
           printf "\nGeometric mean of the run-time ratios: **%.3f** over %d programs; above 1.05: %d%s.\n", exp(lg / n), n, over + 0, (over ? " (" substr(ol, 3) ")" : "")
         }
-      }' "$w/corpus.md" > "$w/corpus.sum"
-    while IFS= read -r line; do emit "$line"; done < "$w/corpus.sum"
+      }' "$w/$cn.md" > "$w/$cn.sum"
+    while IFS= read -r line; do emit "$line"; done < "$w/$cn.sum"
     emit ""
-    emit "Run time = median over the workload pairs of cce / plain CPU time, every call encoded (observe-all); build = configure and make CPU time (median of $corpus_build_pairs alternated pair(s) of builds); text = size(1)'s text (dictionary included) / the .text section alone.  The whole table, with the workloads and the plugin's counts: $w/corpus.md (\`make corpus\` also validates the contexts against gdb and writes docs/corpus.md).  run-corpus.sh exit status: $cs."
-  fi
+    emit "Run time = median over the workload pairs of cce / plain CPU time, every call encoded ($cwhat); build = configure and make CPU time (median of $corpus_build_pairs alternated pair(s) of builds); text = size(1)'s text (dictionary included) / the .text section alone.  The whole table, with the workloads and the plugin's counts: $w/$cn.md (\`make corpus\` also validates the contexts against gdb and writes docs/corpus.md).  run-corpus.sh exit status: $cs."
+    emit ""
+  }
+  corpus_run corpus "observe-all"
+  # The encoding that places every instruction (crash records and
+  # samples exact everywhere): the async option.
+  corpus_run corpus-async "observe-all and async" \
+    "sh $srcroot/testsuite/cce-cc -fplugin-arg-cce-observe-all -fplugin-arg-cce-async"
   emit ""
 fi
 
