@@ -247,13 +247,17 @@ def fail(msg):
     gdb.execute("quit 2")
 
 
-def main():
-    for cmd in ("set pagination off", "set confirm off",
+# The settings of every run under gdb for an oracle.
+GDB_SETTINGS = ("set pagination off", "set confirm off",
                 "set print thread-events off",
                 "set print inferior-events off",
                 "set debuginfod enabled off",
                 "set backtrace past-main off",
-                "set backtrace limit unlimited",
+                "set backtrace limit unlimited")
+
+
+def main():
+    for cmd in GDB_SETTINGS + (
                 # Signals the test programs use on purpose go straight to
                 # the program; others (SIGSEGV...) stop it, and then it
                 # does not exit normally: a failure.

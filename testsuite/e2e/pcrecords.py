@@ -136,4 +136,5 @@ def main():
               file=sys.stderr)
 
 
-main()
+if __name__ == "__main__":
+    main()

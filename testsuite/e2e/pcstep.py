@@ -31,19 +31,9 @@ import gdb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402  (its path rules; main() does not run)
+from pcrecords import PC_FLAG, RECORD_MARK, module_key  # noqa: E402
 
 TAG_SAMPLE = 0xffe00100
-PC_FLAG = 0x80000000
-RECORD_MARK = 0x52454343
-
-
-def module_key(stamp):
-    k = stamp & 0xffffffff
-    if k == 0 or k == 0xffffffff:
-        k = (stamp >> 32) | 1
-    if k == 0xffffffff:
-        k = 0x7fffffff
-    return k
 
 
 def u64(expr):
@@ -51,12 +41,7 @@ def u64(expr):
 
 
 def main():
-    for cmd in ("set pagination off", "set confirm off",
-                "set print thread-events off",
-                "set print inferior-events off",
-                "set debuginfod enabled off",
-                "set backtrace past-main off",
-                "set backtrace limit unlimited",
+    for cmd in oracle.GDB_SETTINGS + (
                 "set startup-with-shell off",
                 "set environment LD_BIND_NOW=1",
                 "unset environment CCE_PCSTEP_LOG",
