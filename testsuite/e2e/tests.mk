@@ -46,6 +46,19 @@
 ## thread against its CPU time, a program's own SIGPROF profiling, and a
 ## bad CCE_SAMPLE.  Both read the log raw with e2e/pcrecords.py, which
 ## places PC words with nm.
+## asynctick.sh and crashctx.sh check the paths cce-decode gives records
+## of interrupted instructions against gdb, in the same run as the log.
+## asynctick.sh runs e2e/asynctick.c (CPU-bound calls of every kind, on 3
+## threads) with CCE_SAMPLE=1000 under gdb (e2e/asynctick.py, a
+## breakpoint on libcce's cce_log_pc that never stops): each tick's
+## context below the signal frame, thread by thread and in order; every
+## decoded record must be exact or incomplete, and under async with
+## every call encoded incomplete only where the PC map says so.
+## crashctx.sh makes e2e/crashctx.c die in five ways (faults through
+## inlined and indirect calls, a division by zero, abort under a deep
+## recursion, an exhausted stack, a qsort comparator on a second thread)
+## under gdb (e2e/crashctx.py), which takes the context at the fatal
+## signal before libcce's handler runs; the crash record must be that.
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -88,6 +101,8 @@ E2E_TESTS = \
 	e2e/pcstep.sh \
 	e2e/crashrec.sh \
 	e2e/sample.sh \
+	e2e/asynctick.sh \
+	e2e/crashctx.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -152,7 +167,11 @@ E2E_EXTRA = \
 	e2e/crashrec.c \
 	e2e/sample.c \
 	e2e/pcrecords.py \
-	e2e/waitstatus.py
+	e2e/waitstatus.py \
+	e2e/asynctick.c \
+	e2e/asynctick.py \
+	e2e/crashctx.c \
+	e2e/crashctx.py
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a
