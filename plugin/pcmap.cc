@@ -123,6 +123,11 @@ meet (pc_state a, pc_state b)
     return b;
   if (b.kind == K_TOP)
     return a;
+  /* After calls of different callees (their restores merged into one
+     block): the id is some callee's, not placeable, but the next store
+     of the id still restores it.  */
+  if (a.kind == K_POST && b.kind == K_POST)
+    return { K_POST, a.callee == b.callee ? a.callee : CCE_PCMAP_NO_NODE };
   return a == b ? a : S_UNKNOWN;
 }
 
@@ -596,7 +601,10 @@ write_block (const pc_node *self, const std::vector<pc_range> &ranges,
       switch (r.state.kind)
         {
         case K_OWN: state = CCE_PC_OWN; break;
-        case K_POST: state = CCE_PC_CALLEE; break;
+        case K_POST:
+          state = r.state.callee == CCE_PCMAP_NO_NODE ? CCE_PC_UNKNOWN
+                                                      : CCE_PC_CALLEE;
+          break;
         case K_PUSHING: state = CCE_PC_PUSHING; break;
         case K_PUSHED: state = CCE_PC_PUSHED; break;
         case K_POPPING: state = CCE_PC_POPPING; break;
