@@ -435,7 +435,7 @@ static const struct option_spec options[] = {
   { "async", OPTION_FLAG, 0, 0, &cce_opts.async, NULL, "",
     "make the context exact at every instruction, for crash records\n"
     "and samples: every function restores the id after each call;\n"
-    "no folded recursion, no guessed targets (it costs time)", NULL, NULL },
+    "no folded recursion (it costs time)", NULL, NULL },
   { "guess", OPTION_NUMBER, 0, 8, &cce_opts.guess, NULL, "=N",
     "an indirect call compares the pointer with at most N likely\n"
     "targets and calls a match directly (default 3; 0: none)",
@@ -591,7 +591,6 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
       /* The protocol pcmap.cc can follow at every instruction.  */
       cce_opts.clobber = false;
       cce_opts.fold = 0;
-      cce_opts.guess = 0;
     }
 
   static std::string help = options_help ();

@@ -341,7 +341,8 @@ guess_used (const struct cce_graph *g, const guess &q)
    the id after the call before it is written again (not RESTORE_ID) and
    the call does not end its block (it cannot throw): a guessed callee is
    an entry function, which returns with the id and top it found, so that
-   call needs no restore at all, and GCC may make it a tail call.
+   call needs no restore at all, and GCC may make it a tail call.  Under
+   async every guess has its call, followed by its restore.
    Elsewhere the guesses only store and fall through to the one call and
    its restores (the top's restore writes back the value the callee
    kept): a copy that restores the id measured no better.  PIN: the
@@ -366,8 +367,11 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
   gsi_prev (&gsi);
   basic_block call_bb = split_block (gimple_bb (call), gsi_stmt (gsi))->dest;
-  /* Own copies: the join after the call, and a PHI there for its value.  */
-  bool copies = !stmt_ends_bb_p (call) && !restore_id;
+  /* Own copies: the join after the call, and a PHI there for its value.
+     Under async always (guesses_taken_p), each copy followed by the
+     restore of the id where its guess stored one: every path then
+     reaches the join with the function's own id and top.  */
+  bool copies = !stmt_ends_bb_p (call) && (!restore_id || cce_opts.async);
   basic_block join = NULL;
   /* The value of each call at the join, and the edge it comes in on: the
      PHI is made once every edge is there (a PHI made earlier would be
@@ -451,6 +455,13 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
               values.safe_push (std::make_pair (gimple_call_lhs (copy), he));
             }
           gsi_insert_after (&hg, copy, GSI_NEW_STMT);
+          if (stored && restore_id)
+            {
+              gimple *back = gimple_build_assign (tls_ref (CCE_TLS_ID, pin),
+                                                  id);
+              gimple_set_location (back, loc);
+              gsi_insert_after (&hg, back, GSI_NEW_STMT);
+            }
         }
       if (k + 1 < use.size ())
         {
@@ -603,8 +614,12 @@ static bool
 guesses_taken_p (const struct cce_graph *g, const site_info &si, gcall *call)
 {
   const struct cce_site *s = &g->sites[si.site];
+  /* Under async only with a call of its own per guess (insert_guesses):
+     a call shared by the guesses and the push would merge their states,
+     which the PC map cannot place.  */
   if (!cce_kind_on_stack (s->kind) || folds (s, call)
-      || gimple_call_noreturn_p (call) || cce_opts.count)
+      || gimple_call_noreturn_p (call) || cce_opts.count
+      || (cce_opts.async && stmt_ends_bb_p (call)))
     return false;
   for (const guess &q : si.guesses)
     if (guess_used (g, q))

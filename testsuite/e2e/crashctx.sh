@@ -50,6 +50,7 @@ e2e_tmpdir crashctx || exit 99
 variants='
 O2 -O2
 O2-async-all -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
+O3-async-all-none -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -flto-partition=none
 '
 ways=${CRASHCTX_WAYS:-segv fpe abort overflow qsort}
 failed=0 passed=0
