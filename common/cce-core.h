@@ -48,6 +48,11 @@ struct cce_node
   uint32_t n_in;
   int observed;       /* (encode output) a log site can be reached from
                          it: its context matters */
+  int logs;           /* (encode output) observed without observe_all:
+                         a log site, or code outside the program (an
+                         indirect or external call), can be reached from
+                         it, so that GCC never takes a store of the id
+                         before a call of it for dead */
   uint64_t fold_lim;  /* (encode output) recursion folded into the id:
                          a folded back site J of the NFOLD ones into this
                          node, called with a caller's id below FOLD_LIM,

@@ -79,12 +79,6 @@ mark_observed (struct cce_graph *g)
     if (g->sites[i].kind == CCE_SITE_LOG || g->sites[i].kind == CCE_SITE_TRACE
         || g->sites[i].may_log)
       OBSERVE (g->sites[i].node);
-  if (g->observe_all)
-    for (i = 0; i < nn; i++)
-      {
-        OBSERVE ((uint32_t) i);
-        entry_observed = 1;
-      }
   for (;;)
     {
       while (top)
@@ -107,6 +101,14 @@ mark_observed (struct cce_graph *g)
         break;
     }
 #undef OBSERVE
+  for (i = 0; i < nn; i++)
+    g->nodes[i].logs = g->nodes[i].observed;
+  if (g->observe_all)
+    {
+      for (i = 0; i < nn; i++)
+        g->nodes[i].observed = 1;
+      entry_observed = 1;
+    }
   for (i = 0; i < ns; i++)
     {
       struct cce_site *s = &g->sites[i];

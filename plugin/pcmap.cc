@@ -17,9 +17,13 @@
    With -fplugin-arg-cce-async the instrumentation keeps the protocol
    that makes every instruction placeable: every id store is volatile and
    kept, every call is followed by its restores (the id first), and no
-   function returns with another id than it found.  Without it, stores
-   may be left out or merged, so after the first one that is not a plain
-   store before a call the rest of the function is unknown.  */
+   function returns with another id than it found.  Without it, restores
+   are left out where nothing reads them and functions may return with
+   another id: from a call's return to the next store of the id the id
+   is the callee's (placeable if the callee keeps it) or unknown, and
+   that store is taken for the next call's, which it is, or a restore
+   that a free call of the same function reads; pushes and folded
+   recursion leave more unknown.  */
 
 #include "cce-plugin.h"
 
@@ -38,6 +42,8 @@ struct pc_node
 {
   uint32_t index;
   bool observed;
+  bool logs;            /* cce_node's logs: its callers' stores of the
+                           id are never dead to GCC */
   bool clobbers;
 };
 
@@ -59,7 +65,7 @@ pcmap_note_graph (const collector &c)
     {
       const struct cce_node *node = &c.g->nodes[n.second];
       pcm.nodes[n.first->decl] = { n.second, node->observed != 0,
-                                   node->clobbers != 0 };
+                                   node->logs != 0, node->clobbers != 0 };
     }
 }
 
@@ -79,14 +85,15 @@ enum pc_kind
 {
   K_TOP,        /* not reached yet */
   K_OWN,
-  K_PRE,        /* the id is stored for the next call (its callee is
-                   found by next_call) */
+  K_PRE,        /* the id is stored for the next call, CALLEE's
+                   (store_callee; CCE_PCMAP_NO_NODE: not known) */
   K_POST,       /* after that call: the id is its callee's */
   K_PUSHING,
   K_PUSHED,
   K_POPPING,
   K_LOST_ID,    /* the id is not the function's, the ccStack is: the
-                   next store of the id restores it */
+                   next store of the id restores it (without async: or
+                   stores the next call's) */
   K_LOST_TOP,   /* the ccStack top is not the function's, the id is: the
                    next store of the top restores it */
   K_LOST_BOTH,  /* both, and the next stores of each restore them (at a
@@ -267,6 +274,18 @@ asm_template (rtx_insn *insn)
 
 static bool async_p;
 
+/* For each store of the id: the node of the call it can be for, the
+   first call after it on every path with no other store of the id and
+   no asm in between (next_stores), or CCE_PCMAP_NO_NODE.  */
+static std::unordered_map<rtx_insn *, uint32_t> store_callee;
+
+static uint32_t
+callee_of_store (rtx_insn *insn)
+{
+  auto it = store_callee.find (insn);
+  return it == store_callee.end () ? CCE_PCMAP_NO_NODE : it->second;
+}
+
 static pc_state
 step (pc_state s, rtx_insn *insn)
 {
@@ -300,7 +319,8 @@ step (pc_state s, rtx_insn *insn)
           /* The call the id was stored for: the callee returns with the
              id it found unless it clobbers it.  */
           const pc_node *n = node_of (fn);
-          r = n && !n->clobbers ? pc_state { K_POST, n->index } : S_UNKNOWN;
+          r = !n || n->index != s.callee ? S_UNKNOWN
+              : n->clobbers ? st (K_LOST_ID) : pc_state { K_POST, n->index };
         }
       else if (s.kind == K_PUSHED)
         r = s;
@@ -311,7 +331,7 @@ step (pc_state s, rtx_insn *insn)
              outside the program leaves the TLS block alone, and what it
              calls back restores it (entry nodes do).  */
           const pc_node *n = node_of (fn);
-          r = n && n->clobbers && n->observed ? S_UNKNOWN : S_OWN;
+          r = n && n->clobbers && n->observed ? st (K_LOST_ID) : S_OWN;
         }
       else
         r = S_UNKNOWN;
@@ -330,17 +350,30 @@ step (pc_state s, rtx_insn *insn)
       switch (s.kind)
         {
         case K_OWN:
-          return st (K_PRE);
+          return { K_PRE, callee_of_store (insn) };
+        /* The first store of the id after a call.  Under async it is
+           the restore: every restore is kept, volatile, never merged.
+           Without async a restore may have been left out (nothing read
+           the id before the next call stored it), so it is the restore
+           or the next call's store, and either way the id is then one
+           the next call is made with: F's own id is F's own id plus the
+           addition value 0 of a free call, which is what a kept restore
+           is for (cce_flow_live_after: only a free call, a log, the
+           return or asm read the id; the last three are no call of a
+           node, and K_PRE then gives UNKNOWN).  */
         case K_POST:
-          return async_p ? S_OWN : S_UNKNOWN;
+        case K_LOST_ID:
+          return async_p ? S_OWN : pc_state { K_PRE, callee_of_store (insn) };
+        /* Without async, a store after a store: the first was a restore
+           (or a store that became dead); this one is for the next
+           call, or a restore as above.  */
+        case K_PRE:
+          return async_p ? S_UNKNOWN
+                         : pc_state { K_PRE, callee_of_store (insn) };
         case K_PUSHING:
           return st (K_PUSHED);
         case K_PUSHED:
           return async_p ? st (K_POPPING) : S_UNKNOWN;
-        /* Restores of the id are volatile, and so kept and never
-           merged, only under async.  */
-        case K_LOST_ID:
-          return async_p ? S_OWN : S_UNKNOWN;
         case K_LOST_BOTH:
           return async_p ? st (K_LOST_TOP) : S_UNKNOWN;
         default:
@@ -354,8 +387,12 @@ step (pc_state s, rtx_insn *insn)
         case K_POPPING:
         case K_LOST_TOP:
           return S_OWN;
+        /* The restore of the top after a ccStack call (volatile, so
+           kept where the plugin put it); without async it may also be
+           the next push's store of the top, whose store of the id then
+           leads to a call that is no node's, or a back edge's call
+           with the callee's root value, which no edge holds: UNKNOWN.  */
         case K_PUSHED:
-          return async_p ? st (K_LOST_ID) : S_UNKNOWN;
         case K_LOST_BOTH:
           return st (K_LOST_ID);
         default:
@@ -464,6 +501,25 @@ next_at_end (basic_block bb, const std::vector<uint32_t> &next_in)
   return n;
 }
 
+/* The next call's node before INSN, N after it: a call is its own; a
+   store to the TLS block or an asm (which may read the id) stops the
+   search.  */
+static uint32_t
+next_before (rtx_insn *insn, uint32_t n)
+{
+  if (CALL_P (insn))
+    return call_node (insn);
+  if (!NONDEBUG_INSN_P (insn))
+    return n;
+  if (asm_template (insn) || store_effect (insn) != E_NONE)
+    return CCE_PCMAP_NO_NODE;
+  return n;
+}
+
+/* NEXT_IN, and STORE_CALLEE for every store of the id of cfun.  Without
+   async only a callee whose callers' stores GCC never takes for dead
+   (cce_node's logs) is one: a store before a call of any other may have
+   been deleted, and what looks like its store is a restore.  */
 static void
 next_calls (std::vector<uint32_t> &next_in)
 {
@@ -478,13 +534,36 @@ next_calls (std::vector<uint32_t> &next_in)
           uint32_t n = next_at_end (bb, next_in);
           rtx_insn *insn;
           FOR_BB_INSNS_REVERSE (bb, insn)
-            if (CALL_P (insn))
-              n = call_node (insn);
+            n = next_before (insn, n);
           if (n != next_in[bb->index])
             {
               next_in[bb->index] = n;
               changed = true;
             }
+        }
+    }
+  store_callee.clear ();
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      uint32_t n = next_at_end (bb, next_in);
+      rtx_insn *insn;
+      FOR_BB_INSNS_REVERSE (bb, insn)
+        {
+          if (NONDEBUG_INSN_P (insn) && !CALL_P (insn)
+              && store_effect (insn) == E_ID)
+            {
+              uint32_t c = n == NEXT_TOP ? CCE_PCMAP_NO_NODE : n;
+              if (c != CCE_PCMAP_NO_NODE && !async_p)
+                for (const auto &k : pcm.nodes)
+                  if (k.second.index == c)
+                    {
+                      if (!k.second.logs)
+                        c = CCE_PCMAP_NO_NODE;
+                      break;
+                    }
+              store_callee[insn] = c;
+            }
+          n = next_before (insn, n);
         }
     }
 }
@@ -601,6 +680,7 @@ write_block (const pc_node *self, const std::vector<pc_range> &ranges,
       switch (r.state.kind)
         {
         case K_OWN: state = CCE_PC_OWN; break;
+        case K_PRE:
         case K_POST:
           state = r.state.callee == CCE_PCMAP_NO_NODE ? CCE_PC_UNKNOWN
                                                       : CCE_PC_CALLEE;
@@ -637,12 +717,15 @@ pcmap_execute (void)
 
   /* The id at entry is the function's own if its callers keep it: the
      node is observed (calls into a node nothing logs through have no
-     code).  */
-  pc_state entry = self && self->observed ? S_OWN : S_UNKNOWN;
+     code), and without async its callers' stores are never dead to GCC
+     (cce_node's logs; a call of a const function may have lost its).  */
+  pc_state entry = self && (async_p ? self->observed : self->logs)
+                   ? S_OWN : S_UNKNOWN;
   std::vector<pc_state> in;
   std::vector<uint32_t> next_in;
-  block_states (entry, in);
+  /* The callee of every store first: the forward states use it.  */
   next_calls (next_in);
+  block_states (entry, in);
 
   /* The state before each instruction, in the order of the code.  */
   struct item
@@ -689,32 +772,6 @@ pcmap_execute (void)
     }
   if (items.empty ())
     return 0;
-
-  /* K_PRE: the callee is that of the call that follows.  Walk back from
-     each call within the order of the code, then fill in what the blocks
-     say for the rest.  */
-  std::unordered_map<rtx_insn *, size_t> pos;
-  for (size_t i = 0; i < items.size (); i++)
-    pos[items[i].insn] = i;
-  FOR_EACH_BB_FN (bb, cfun)
-    {
-      uint32_t n = next_at_end (bb, next_in);
-      if (n == NEXT_TOP)
-        n = CCE_PCMAP_NO_NODE;
-      rtx_insn *insn;
-      FOR_BB_INSNS_REVERSE (bb, insn)
-        {
-          if (CALL_P (insn))
-            n = call_node (insn);
-          auto it = pos.find (insn);
-          if (it == pos.end ())
-            continue;
-          item &x = items[it->second];
-          if (x.state.kind == K_PRE)
-            x.state = n == CCE_PCMAP_NO_NODE ? S_UNKNOWN
-                                              : pc_state { K_POST, n };
-        }
-    }
 
   /* Ranges: a label before every instruction whose state, location or
      section differs from its predecessor's, and after the last of each
