@@ -575,8 +575,8 @@ if want corpus && test -f "$corpus"; then
   # The encoding that places every instruction (crash records and
   # samples exact everywhere): the async option, through a compiler
   # wrapper (run-corpus.sh adds observe-all to its link).
-  printf '#!/bin/sh\nexec sh %s -fplugin-arg-cce-async "$@"\n' \
-    "$srcroot/testsuite/cce-cc" > "$w/cce-cc-async"
+  printf '#!/bin/sh\nCC=%s exec sh %s -fplugin-arg-cce-async "$@"\n' \
+    "$CC" "$srcroot/testsuite/cce-cc" > "$w/cce-cc-async"
   chmod +x "$w/cce-cc-async"
   corpus_run corpus-async "observe-all and async" "$w/cce-cc-async"
   emit ""
