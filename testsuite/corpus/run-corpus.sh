@@ -379,15 +379,16 @@ data () {
 # carry the different flags; automake's silent-rule lines; make's
 # directory and up-to-date lines), compiler diagnostics with their source
 # excerpts, lto-wrapper notes and the plugin's stats lines, and writes the
-# build tree's path as TREE.  Everything else is kept.
+# build tree's path as TREE and the compiler wrapper (--wrapper) as the
+# plain build's compiler.  Everything else is kept.
 norm_common () {
-  awk -v tree="$1" '
-    function untree(s,   i) {
-      while (tree != "" && (i = index(s, tree)) > 0)
-        s = substr(s, 1, i - 1) "TREE" substr(s, i + length(tree))
+  awk -v tree="$1" -v wrap="$wrapper" -v cc="${CC:-gcc}" '
+    function replace(s, from, to,   i) {
+      while (from != "" && (i = index(s, from)) > 0)
+        s = substr(s, 1, i - 1) to substr(s, i + length(from))
       return s
     }
-    { line = untree($0) }
+    { line = replace(replace($0, tree, "TREE"), wrap, cc) }
     indiag && (line ~ /^ *[0-9]* \| / || line ~ /^ +\| /) { next }
     { indiag = 0 }
     line ~ /^[^ ]+:[0-9]+:[0-9]+: (warning|note): / { indiag = 1; next }
