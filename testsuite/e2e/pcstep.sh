@@ -24,7 +24,10 @@
 #
 # Every build has -fno-optimize-sibling-calls: a call GCC turns into a
 # jump (a tail call, a tail recursion made a loop) leaves no frame for
-# gdb to see, while cce shows it, as the source has it.
+# gdb to see, while cce shows it, as the source has it.  And
+# -fno-partial-inlining: where a split part (f.part.0) is inlined back
+# into its function, GCC's debug information has an extra frame of the
+# function, which gdb shows and the source does not have.
 #
 # Knobs: PCSTEP_VARIANTS (names from the list below), PCSTEP_SEEDS
 # (fuzzgen seeds, default "3 7 23 42"), PCSTEP_MAX (the most instructions
@@ -115,7 +118,8 @@ echo "$variants" | {
     [ -n "$name" ] || continue
     case " ${PCSTEP_VARIANTS:-$name} " in *" $name "*) ;; *) continue ;; esac
     exe=$tmp/pcstep.$name
-    if ! cce_cc $flags -g -fno-optimize-sibling-calls "$here/pcstep.c" \
+    if ! cce_cc $flags -g -fno-optimize-sibling-calls -fno-partial-inlining \
+         "$here/pcstep.c" \
          -o "$exe" >"$tmp/cc.log" 2>&1; then
       cat "$tmp/cc.log"; echo "FAIL: $name: the build failed"; exit 1
     fi
@@ -161,7 +165,8 @@ PY
     set -- $v; vn=$1; shift
     exe=$d/prog.$vn
     # shellcheck disable=SC2086
-    if ! cce_cc "$@" -g -fno-optimize-sibling-calls -I"$d" $srcs -o "$exe" \
+    if ! cce_cc "$@" -g -fno-optimize-sibling-calls -fno-partial-inlining \
+         -I"$d" $srcs -o "$exe" \
          $extra -pthread \
          >"$tmp/cc.log" 2>&1; then
       cat "$tmp/cc.log"; echo "FAIL: seed $seed $vn: the build failed"
