@@ -470,11 +470,15 @@ block_states (pc_state entry, std::vector<pc_state> &in)
    node, or calls of different functions, or none.  */
 static const uint32_t NEXT_TOP = UINT32_MAX - 1;
 
+/* The node a call insn calls, as the callee of a store of the id before
+   it.  Without async only a node whose callers' stores GCC never takes
+   for dead (cce_node's logs) is one: a store before a call of any other
+   may have been deleted, and what looks like its store is a restore.  */
 static uint32_t
 call_node (rtx_insn *insn)
 {
   const pc_node *n = node_of (call_target (insn));
-  return n ? n->index : CCE_PCMAP_NO_NODE;
+  return n && (async_p || n->logs) ? n->index : CCE_PCMAP_NO_NODE;
 }
 
 static uint32_t
@@ -516,10 +520,7 @@ next_before (rtx_insn *insn, uint32_t n)
   return n;
 }
 
-/* NEXT_IN, and STORE_CALLEE for every store of the id of cfun.  Without
-   async only a callee whose callers' stores GCC never takes for dead
-   (cce_node's logs) is one: a store before a call of any other may have
-   been deleted, and what looks like its store is a restore.  */
+/* NEXT_IN, and STORE_CALLEE for every store of the id of cfun.  */
 static void
 next_calls (std::vector<uint32_t> &next_in)
 {
@@ -551,18 +552,7 @@ next_calls (std::vector<uint32_t> &next_in)
         {
           if (NONDEBUG_INSN_P (insn) && !CALL_P (insn)
               && store_effect (insn) == E_ID)
-            {
-              uint32_t c = n == NEXT_TOP ? CCE_PCMAP_NO_NODE : n;
-              if (c != CCE_PCMAP_NO_NODE && !async_p)
-                for (const auto &k : pcm.nodes)
-                  if (k.second.index == c)
-                    {
-                      if (!k.second.logs)
-                        c = CCE_PCMAP_NO_NODE;
-                      break;
-                    }
-              store_callee[insn] = c;
-            }
+            store_callee[insn] = n == NEXT_TOP ? CCE_PCMAP_NO_NODE : n;
           n = next_before (insn, n);
         }
     }
