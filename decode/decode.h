@@ -213,7 +213,16 @@ struct cced_record
   uint32_t module;        /* module key of the log site: CCE_SITE_KEY of
                              SITE, 0 for CCE_SITE_NONE */
   const struct cce_stack_entry *stack;
+  uint64_t count;         /* events the record stands for: 1 for one
+                             logged event, more for an entry of a table
+                             the runtime aggregated */
+  uint64_t value;         /* sum of the values of those events, when
+                             FLAGS has CCED_RECORD_VALUE; else 0 */
+  uint32_t flags;         /* CCED_RECORD_* */
 };
+
+/* FLAGS of a record.  */
+#define CCED_RECORD_VALUE 0x1   /* VALUE holds a sum of values (bytes...) */
 
 /* Read the next record into *REC.  Returns 1, 0 at the end of the log, or
    -1 with an error above in *ERR.  All complete records before an error

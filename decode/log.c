@@ -600,6 +600,9 @@ log_take_record (struct cced_log *l, const struct cce_log_record *h,
   rec->id = h->id;
   rec->nstack = h->nstack;
   rec->module = h->site == CCE_SITE_NONE ? 0 : CCE_SITE_KEY (h->site);
+  rec->count = 1;
+  rec->value = 0;
+  rec->flags = 0;
   l->pos += total;
   return 1;
 }

@@ -959,7 +959,7 @@ cced_output_record (struct cced_output *o, const struct cced_record *rec,
           out_write (o, e->val, e->vlen);
           break;
         case CCED_FORMAT_FOLDED:
-          e->fold->count++;
+          e->fold->count += rec->count;
           return 0;
         }
       return out_check (o, err);
@@ -992,7 +992,7 @@ cced_output_record (struct cced_output *o, const struct cced_record *rec,
     case CCED_FORMAT_FOLDED:
       if (render_path (o, &path, 0) < 0 || !(fe = fold_entry (o)))
         return nomem (err);
-      fe->count++;
+      fe->count += rec->count;
       if (use_cache)
         cache_insert (o, h, rec, NULL, 0, fe, inc);
       return 0;
