@@ -434,8 +434,8 @@ static const struct option_spec options[] = {
     "0 (every function restores the id) or 1", "0" },
   { "async", OPTION_FLAG, 0, 0, &cce_opts.async, NULL, "",
     "make the context exact at every instruction, for crash records\n"
-    "and samples: every function restores the id after each call;\n"
-    "no folded recursion (it costs time)", NULL, NULL },
+    "and samples: every function restores the id after each call\n"
+    "(it costs time)", NULL, NULL },
   { "guess", OPTION_NUMBER, 0, 8, &cce_opts.guess, NULL, "=N",
     "an indirect call compares the pointer with at most N likely\n"
     "targets and calls a match directly (default 3; 0: none)",
@@ -588,9 +588,12 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
   cce_opts.keep = cce_opts.keep && CCE_HAVE_KEEP;
   if (cce_opts.async)
     {
-      /* The protocol pcmap.cc can follow at every instruction.  */
+      /* The protocol pcmap.cc can follow at every instruction.  Folded
+         recursion keeps it with the register-keeping push and pop,
+         whose single commit points the runtime knows (rt/keep.c).  */
       cce_opts.clobber = false;
-      cce_opts.fold = 0;
+      if (!cce_opts.keep || cce_opts.count)
+        cce_opts.fold = 0;
     }
 
   static std::string help = options_help ();

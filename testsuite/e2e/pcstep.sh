@@ -47,6 +47,7 @@ O2-async-all -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
 O3-async-all -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
 O2-async-all-none -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -flto-partition=none
 O3-all-none -O3 -fplugin-arg-cce-observe-all -flto-partition=none
+O2-async-all-fold1 -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-fold=1
 '
 fail=0
 printf '%-20s %8s %8s %10s %12s\n' variant records exact incomplete transitional
