@@ -50,6 +50,7 @@ e2e_tmpdir asynctick || exit 99
 
 variants='
 O2 -O2
+O2-all -O2 -fplugin-arg-cce-observe-all
 O2-async-all -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
 O3-async-all -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
 O2-async-all-none -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -flto-partition=none
@@ -103,7 +104,7 @@ for line in sys.stdin:
   cut -f 2 "$tmp/$name.where" \
     | python3 "$here/pcmap.py" "$exe" states >"$tmp/$name.states" \
     || { echo "FAIL: $name: pcmap.py"; exit 1; }
-  case $name in *async-all*) strict=1 ;; *) strict=0 ;; esac
+  case $name in *noasync*) strict=0 ;; *-all*|*async*) strict=1 ;; *) strict=0 ;; esac
   python3 - "$name" "$strict" "$tmp/$name.exp" "$tmp/$name.got" \
     "$tmp/$name.raw" "$tmp/$name.addr" "$tmp/$name.states" \
     "$tmp/totals" <<'PY' || exit 1
