@@ -431,7 +431,8 @@ enum
 {
   PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3,
   PROFILE_LOCATION = 4, PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6,
-  PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12, PROFILE_COMMENT = 13,
+  PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12,
+  PROFILE_DEFAULT_SAMPLE_TYPE = 14,
   VALUETYPE_TYPE = 1, VALUETYPE_UNIT = 2,
   SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
   LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3,
@@ -707,6 +708,10 @@ cced_profile_pprof (struct cced_profile *p, const char *name,
   cced_pb_uint (&m, VALUETYPE_UNIT, string_id (&w, "count", 5));
   cced_pb_message (&out, PROFILE_PERIOD_TYPE, &m);
   cced_pb_uint (&out, PROFILE_PERIOD, 1);
+  /* What pprof shows first: the events (not the last type, its
+     default).  */
+  cced_pb_uint (&out, PROFILE_DEFAULT_SAMPLE_TYPE,
+                string_id (&w, "events", 6));
 
   /* The string table, last: every string is known now.  */
   for (size_t i = 0; i < w.strings.count && !w.oom; i++)
