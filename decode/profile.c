@@ -785,9 +785,11 @@ json_string (struct cced_pbuf *b, const char *s)
       for (size_t k = 1; k < len; k++)
         if ((u[k] & 0xc0) != 0x80)
           len = 0;
-      if (len == 3 && ((c == 0xe0 && u[1] < 0xa0) || (c == 0xed && u[1] >= 0xa0)))
+      if (len == 3
+          && ((c == 0xe0 && u[1] < 0xa0) || (c == 0xed && u[1] >= 0xa0)))
         len = 0;
-      if (len == 4 && ((c == 0xf0 && u[1] < 0x90) || (c == 0xf4 && u[1] >= 0x90)))
+      if (len == 4
+          && ((c == 0xf0 && u[1] < 0x90) || (c == 0xf4 && u[1] >= 0x90)))
         len = 0;
       if (len == 0)
         {
