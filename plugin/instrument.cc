@@ -1212,11 +1212,16 @@ instrument_function (collector &c, size_t first, size_t last)
      is: nothing it does is ever observed.  */
   if (!c.g->nodes[c.nodes[fc.node]].observed)
     return;
+  /* The survey asks whether calls end their blocks (folds), which needs
+     the function.  */
+  push_cfun (DECL_STRUCT_FUNCTION (fc.node->decl));
   survey_sites (fc);
   if (!fc.needed && !fc.clobber_sites)
-    return;
+    {
+      pop_cfun ();
+      return;
+    }
 
-  push_cfun (DECL_STRUCT_FUNCTION (fc.node->decl));
   /* Under async every restore stays (pcmap.cc follows them).  */
   if (!cce_opts.async)
     plan_restores (c, first, last, fc.keep_id, fc.keep_top);
