@@ -195,6 +195,16 @@ cce_ss_take (struct cce_ss *s, int *replaced)
   return e;
 }
 
+uint32_t
+cce_ss_peek (struct cce_ss *s)
+{
+  if (s->used < s->cap)
+    return s->used;
+  if (!s->summary)
+    build (s);
+  return s->bhead[s->bmin];
+}
+
 uint64_t
 cce_ss_min (const struct cce_ss *s)
 {

@@ -60,6 +60,10 @@ void cce_ss_init (struct cce_ss *s, uint32_t cap, void *mem);
    another key, 0 if it is a new one.  */
 uint32_t cce_ss_take (struct cce_ss *s, int *replaced);
 
+/* The slot cce_ss_take would give now, when all CAP slots are in use (it
+   may build the stream summary).  */
+uint32_t cce_ss_peek (struct cce_ss *s);
+
 void cce_ss_hit_summary (struct cce_ss *s, uint32_t slot);
 
 /* One more event of the key of SLOT.  */
