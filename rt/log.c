@@ -1056,77 +1056,19 @@ cce_table_insert (struct cce_thread *t, unsigned tag, uint64_t site,
     }
 }
 
-/* An event of thread T at level 0 into its table.  Return 0 if it cannot
-   be aggregated.  */
-static inline int
-cce_table_event (struct cce_thread *t, unsigned tag, uint64_t site,
-                 uint64_t id, uint32_t nstack,
-                 const struct cce_log_frame *frames, int has_value,
-                 uint64_t value)
-{
-  uint32_t flags = has_value ? CCE_ENTRY_VALUE : 0;
-  uint64_t h = cce_context_hash (tag, site, id, nstack, frames, flags);
-  struct cce_table *tb = t->table;
-  if (likely (tb != NULL))
-    {
-      uint32_t i = (uint32_t) h & tb->mask;
-      uint64_t w;
-      while ((w = tb->index[i]) != 0)
-        {
-          if ((w >> 32) == (h >> 32))
-            {
-              uint32_t slot = (uint32_t) w - 1;
-              struct cce_log_entry *e = tb->entry[slot];
-              if (likely (cce_entry_is (e, tag, site, id, nstack, frames,
-                                        flags)))
-                {
-                  cce_ss_hit (&tb->ss, slot);
-                  e->count = tb->ss.count[slot];
-                  if (has_value)
-                    e->value += value;
-                  return 1;
-                }
-            }
-          i = (i + 1) & tb->mask;
-        }
-    }
-  return cce_table_insert (t, tag, site, id, nstack, frames, flags, value,
-                           h);
-}
-
 /* The frames of a record with an empty ccStack (whose base may be
    NULL).  */
 static const struct cce_log_frame cce_no_frames[1];
 
-/* An event at log site SITE with the calling thread's context: a record
-   of TAG (and of VALUE if HAS_VALUE), or in aggregate mode one more
-   event of its entry.  A signal handler that interrupts this leaves the
-   id and the entries below the top as they were, and logs at the next
-   level.  The fast path of a record makes no call, so it saves no
-   register.  */
-static inline void
-cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value)
+/* The record of an event of thread T at LEVEL (its level already raised)
+   at log site SITE with the context ID, NSTACK entries at FRAMES: TAG, and
+   VALUE if HAS_VALUE.  Then leave the level.  */
+static inline __attribute__ ((always_inline)) void
+cce_record_at (struct cce_thread *t, unsigned level, unsigned tag,
+               uint64_t site, uint64_t id, uint32_t nstack,
+               const struct cce_log_frame *frames, int has_value,
+               uint64_t value)
 {
-  struct cce_thread *t = &cce_self;
-  unsigned level = t->level;
-  t->level = level + 1;
-  cce_barrier ();
-  volatile uint64_t *tls = __cce_tls;
-  uint64_t id = tls[CCE_TLS_ID];
-  uint64_t top = tls[CCE_TLS_TOP];
-  uint64_t base = tls[CCE_TLS_BASE];
-  uint32_t nstack = (uint32_t) cce_tls_depth (top, base);
-  const struct cce_log_frame *frames
-    = nstack ? (const struct cce_log_frame *) (uintptr_t) base
-             : cce_no_frames;
-  if (cce_aggregate && level == 0
-      && cce_table_event (t, tag, site, id, nstack, frames, has_value,
-                          value))
-    {
-      cce_barrier ();
-      t->level = level;
-      return;
-    }
   size_t size = cce_record_size (nstack, has_value);
   struct cce_window *w = &t->win[level < CCE_LOG_LEVELS ? level : 0];
   char *p = w->next;
@@ -1142,6 +1084,124 @@ cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value)
   w->next = p + size;
   cce_barrier ();
   t->level = level;
+}
+
+/* Aggregate mode, an event at level 0 of the calling thread: the
+   functions below take the event's tag, site and id, its ccStack FRAMES,
+   and NF, its number of frames with the entry flags (CCE_ENTRY_VALUE:
+   VALUE is the event's value) in the high half; six arguments, so that
+   each can hand the event on with a tail call, and the lookup that
+   finds the entry saves no register.  Each leaves the level.  */
+#define CCE_NF(nstack, flags) ((uint64_t) (nstack) | (uint64_t) (flags) << 32)
+
+/* The event's context has no entry yet, or the table is not made: give
+   it one, or log a record if it cannot be aggregated.  */
+static void __attribute__ ((noinline))
+cce_aggregate_miss (unsigned tag, uint64_t site, uint64_t id,
+                    const struct cce_log_frame *frames, uint64_t nf,
+                    uint64_t value)
+{
+  struct cce_thread *t = &cce_self;
+  uint32_t nstack = (uint32_t) nf, flags = (uint32_t) (nf >> 32);
+  uint64_t h = cce_context_hash (tag, site, id, nstack, frames, flags);
+  if (cce_table_insert (t, tag, site, id, nstack, frames, flags, value, h))
+    {
+      cce_barrier ();
+      t->level = 0;
+      return;
+    }
+  cce_record_at (t, 0, tag, site, id, nstack, frames,
+                 (flags & CCE_ENTRY_VALUE) != 0, value);
+}
+
+/* One more event of SLOT, whose entry is E, in a table that is a
+   Space-Saving summary.  */
+static void __attribute__ ((noinline))
+cce_aggregate_summary_hit (struct cce_table *tb, uint32_t slot,
+                           struct cce_log_entry *e, int has_value,
+                           uint64_t value)
+{
+  cce_ss_hit_summary (&tb->ss, slot);
+  e->count = tb->ss.count[slot];
+  if (has_value)
+    e->value += value;
+  cce_barrier ();
+  cce_self.level = 0;
+}
+
+/* One more event of the entry of the event's context.  */
+static void __attribute__ ((noinline))
+cce_aggregate_at (unsigned tag, uint64_t site, uint64_t id,
+                  const struct cce_log_frame *frames, uint64_t nf,
+                  uint64_t value)
+{
+  struct cce_thread *t = &cce_self;
+  uint32_t nstack = (uint32_t) nf, flags = (uint32_t) (nf >> 32);
+  uint64_t h = cce_context_hash (tag, site, id, nstack, frames, flags);
+  struct cce_table *tb = t->table;
+  if (likely (tb != NULL))
+    {
+      uint32_t i = (uint32_t) h & tb->mask;
+      uint64_t w;
+      while ((w = tb->index[i]) != 0)
+        {
+          if ((w >> 32) == (h >> 32))
+            {
+              uint32_t slot = (uint32_t) w - 1;
+              struct cce_log_entry *e = tb->entry[slot];
+              if (likely (cce_entry_is (e, tag, site, id, nstack, frames,
+                                        flags)))
+                {
+                  if (unlikely (tb->ss.summary))
+                    {
+                      cce_aggregate_summary_hit (tb, slot, e,
+                                                 flags & CCE_ENTRY_VALUE,
+                                                 value);
+                      return;
+                    }
+                  e->count = ++tb->ss.count[slot];
+                  if (flags & CCE_ENTRY_VALUE)
+                    e->value += value;
+                  cce_barrier ();
+                  t->level = 0;
+                  return;
+                }
+            }
+          i = (i + 1) & tb->mask;
+        }
+    }
+  cce_aggregate_miss (tag, site, id, frames, nf, value);
+}
+
+/* An event at log site SITE with the calling thread's context: a record
+   of TAG (and of VALUE if HAS_VALUE), or in aggregate mode one more
+   event of its entry.  A signal handler that interrupts this leaves the
+   id and the entries below the top as they were, and logs at the next
+   level.  The fast path of a record makes no call, so it saves no
+   register.  */
+static inline __attribute__ ((always_inline)) void
+cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value)
+{
+  struct cce_thread *t = &cce_self;
+  unsigned level = t->level;
+  t->level = level + 1;
+  cce_barrier ();
+  volatile uint64_t *tls = __cce_tls;
+  uint64_t id = tls[CCE_TLS_ID];
+  uint64_t top = tls[CCE_TLS_TOP];
+  uint64_t base = tls[CCE_TLS_BASE];
+  uint32_t nstack = (uint32_t) cce_tls_depth (top, base);
+  const struct cce_log_frame *frames
+    = nstack ? (const struct cce_log_frame *) (uintptr_t) base
+             : cce_no_frames;
+  if (cce_aggregate && level == 0)
+    {
+      cce_aggregate_at (tag, site, id, frames,
+                        CCE_NF (nstack, has_value ? CCE_ENTRY_VALUE : 0),
+                        value);
+      return;
+    }
+  cce_record_at (t, level, tag, site, id, nstack, frames, has_value, value);
 }
 
 /* cce_log (TAG) at the instrumented log site SITE.  */

@@ -30,6 +30,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Inside libcce, none of this is exported.  */
+#if defined CCE_RUNTIME
+#pragma GCC visibility push(hidden)
+#endif
+
 #define CCE_SS_NIL UINT32_C (0xffffffff)
 
 struct cce_ss
@@ -78,5 +83,9 @@ cce_ss_hit (struct cce_ss *s, uint32_t slot)
 
 /* The least count of a slot in use (0 if none).  */
 uint64_t cce_ss_min (const struct cce_ss *s);
+
+#if defined CCE_RUNTIME
+#pragma GCC visibility pop
+#endif
 
 #endif /* CCE_SPACESAVING_H */
