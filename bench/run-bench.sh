@@ -345,7 +345,6 @@ cce_log to a log file (the kernel's page cache included)|cce|distinct|log|file
 cce_count to a log file|cce|distinct|count|file
 cce_log, CCE_MODE=aggregate (one more event of its table entry)|cce|distinct|agg-log|file
 cce_count, CCE_MODE=aggregate|cce|distinct|agg-count|file
-cce_log, CCE_MODE=aggregate, recursive chain|cce|recursive|agg-log|file
 cce capture alone (id + depth + ccStack copy)|cce|distinct|raw
 cce_log, recursive chain|cce|recursive|log
 cce capture alone, recursive chain|cce|recursive|raw
@@ -381,7 +380,7 @@ glibc backtrace|bt|distinct|"
   r5=$(cat "$w/ev.cce.distinct.raw.5") r500=$(cat "$w/ev.cce.distinct.raw.500")
   emit "- cce_log, distinct chain: depth 500 / depth 5 = $(calc '%.2f' "$c500 / $c5"); capture alone: $(calc '%.2f' "$r500 / $r5")."
   f50=$(cat "$w/ev.cce.distinct.logfile.50") a50=$(cat "$w/ev.cce.distinct.agg-logfile.50")
-  emit "- At depth 50, an aggregated event (CCE_MODE=aggregate: a hash of the context, a lookup, a count and a sum updated in place in the log file) costs $(calc '%.2f' "$a50 / $f50") times a cce_log record to the same file; the recursive chain's ccStack (every entry hashed and compared) shows what a deep ccStack adds."
+  emit "- At depth 50, an aggregated event (CCE_MODE=aggregate: a hash of the context, a lookup, a count and a sum updated in place in the log file) costs $(calc '%.2f' "$a50 / $f50") times a cce_log record to the same file."
   if test -z "$unw_why"; then
     u50=$(cat "$w/ev.unw.distinct..50") c50=$(cat "$w/ev.cce.distinct.log.50")
     r50=$(cat "$w/ev.cce.distinct.raw.50")
