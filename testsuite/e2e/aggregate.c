@@ -10,7 +10,8 @@
    Thread K's events have tags 10 * (K + 1) and 10 * (K + 1) + 1 (its
    cce_count), main's 1000 and 1001; the value of a cce_count is a number
    of the event.  A skewed choice of the context: six events in ten take
-   the same one.  */
+   the same one.  Calls through one or two pointers give contexts of
+   ccStacks of different depths.  */
 
 #include <cce.h>
 #include <pthread.h>
@@ -70,7 +71,33 @@ rec (int d, unsigned tag, unsigned long i)
 }
 
 typedef void (*fn_t) (unsigned, unsigned long);
-static fn_t volatile table[] = { via_a, via_b };
+static fn_t volatile inner[] = { via_a, via_b };
+
+/* A second call through a pointer: one more ccStack entry.  */
+NOINLINE static void
+via_c (unsigned tag, unsigned long i)
+{
+  inner[i & 1] (tag, i >> 1);
+  sink++;
+}
+
+NOINLINE static void
+via_d (unsigned tag, unsigned long i)
+{
+  via_c (tag, i + 1);
+  sink++;
+}
+
+NOINLINE static void
+via_e (unsigned tag, unsigned long i)
+{
+  leaf_log (tag);
+  (void) i;
+}
+
+/* More functions of the type than the plugin guesses among (3): the
+   calls through the table are ccStack calls.  */
+static fn_t volatile table[] = { via_a, via_b, via_c, via_d, via_e };
 
 NOINLINE static void
 event (unsigned tag, unsigned long i)
@@ -87,7 +114,7 @@ event (unsigned tag, unsigned long i)
       rec ((int) (i / 4 % 12), tag, i);
       break;
     default:
-      table[(i / 4) & 1] (tag, i);
+      table[(i / 4) % 5] (tag, i);
       break;
     }
 }

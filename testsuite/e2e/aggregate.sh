@@ -144,19 +144,23 @@ else
   bad "SIGKILL: the tables of the killed process differ from its log"
 fi
 
-# (d) kill -9 from outside.
-rm -f "$tmp/ext.log"
-CCE_MODE=aggregate CCE_LOG=$tmp/ext.log "$exe" "$t" 0 forever &
-pid=$!
-sleep 1
-kill -9 $pid
-wait $pid 2>/dev/null
-"$CCE_DECODE" --format=folded "$exe" "$tmp/ext.log" >"$tmp/ext.folded" 2>"$tmp/ext.derr" ||
-  bad "kill -9: cce-decode failed: $(cat "$tmp/ext.derr")"
-awk 'FNR == NR { p[$1] = 1; next } !($1 in p) { print "unknown path " $1; e = 1 }
-     END { exit e }' "$tmp/log.folded" "$tmp/ext.folded" ||
-  bad "kill -9: paths the program has not"
-echo "kill -9: $(awk '{ s += $NF } END { print s }' "$tmp/ext.folded") events in $(wc -l <"$tmp/ext.folded") paths${E2E_KEEP:+ ($(cat "$tmp/ext.derr"))}"
+# (d) kill -9 from outside, with 65536 and with 4 counters (entries
+# replaced all the time).
+for cap in 65536 4; do
+  rm -f "$tmp/ext.log"
+  CCE_MAX_CONTEXTS=$cap CCE_MODE=aggregate CCE_LOG=$tmp/ext.log \
+    "$exe" "$t" 0 forever &
+  pid=$!
+  sleep 1
+  kill -9 $pid
+  wait $pid 2>/dev/null
+  "$CCE_DECODE" --format=folded "$exe" "$tmp/ext.log" >"$tmp/ext.folded" 2>"$tmp/ext.derr" ||
+    bad "kill -9, $cap counters: cce-decode failed: $(cat "$tmp/ext.derr")"
+  awk 'FNR == NR { p[$1] = 1; next } !($1 in p) { print "unknown path " $1; e = 1 }
+       END { exit e }' "$tmp/log.folded" "$tmp/ext.folded" ||
+    bad "kill -9, $cap counters: paths the program has not"
+  echo "kill -9, $cap counters: $(awk '{ s += $NF } END { print s }' "$tmp/ext.folded") events in $(wc -l <"$tmp/ext.folded") paths"
+done
 
 # (e) samples.
 rm -f "$tmp/spin.log"
