@@ -3,9 +3,12 @@
    compile time):
 
      -DM_CCE    built with cce; "log" mode: cce_log (the full call, with the
-                record appended to the per-thread buffer); "raw" mode: what
-                cce_log captures, read directly: the id and the ccStack depth
-                from libcce's TLS block and a copy of the ccStack entries.
+                record appended to the per-thread buffer, or with
+                CCE_MODE=aggregate one more event of its table entry);
+                "count" mode: cce_count, the same with a value; "raw"
+                mode: what cce_log captures, read directly: the id and the
+                ccStack depth from libcce's TLS block and a copy of the
+                ccStack entries.
      -DM_BT     glibc backtrace ()
      -DM_UNW    libunwind unw_backtrace ()
      -DM_FP     a walk of the frame-pointer chain (-fno-omit-frame-pointer)
@@ -18,7 +21,7 @@
             the capturing function included (at least 3)
      SHAPE  "distinct": a chain of distinct functions (chain.c, generated);
             "recursive": one function calling itself
-     MODE   for M_CCE: "log" or "raw"
+     MODE   for M_CCE: "log", "count" or "raw"
    Prints "NS_PER_EVENT FRAMES": the median over 7 rounds (each at least
    20 ms of thread CPU time) of the thread CPU time per capture, and the
    number of frames (or ccStack entries, for cce) the last capture held.  */
@@ -40,7 +43,7 @@ extern __thread uint64_t __cce_tls[4]
    entry with room, base.  */
 #define TLS(i) (((volatile uint64_t *) __cce_tls)[i])
 #define TLS_DEPTH() (TLS (1) ? (TLS (1) - TLS (3)) / 16 : 0)
-static int raw_mode;
+static int raw_mode, count_mode;
 static struct
 {
   uint64_t id, depth;
@@ -112,6 +115,11 @@ capture (void)
                 (d < MAXF ? d : MAXF) * sizeof cap.frames[0]);
       __asm__ volatile ("" : : "m" (cap) : "memory");
       frames_seen = (long) d;
+    }
+  else if (count_mode)
+    {
+      cce_count (7, 64);
+      frames_seen = (long) TLS_DEPTH ();
     }
   else
     {
@@ -208,13 +216,15 @@ main (int argc, char **argv)
 {
   if (argc < 3)
     {
-      fprintf (stderr, "usage: event DEPTH distinct|recursive [log|raw]\n");
+      fprintf (stderr,
+               "usage: event DEPTH distinct|recursive [log|count|raw]\n");
       return 2;
     }
   int depth = atoi (argv[1]);
   int recursive = argv[2][0] == 'r';
 #if defined M_CCE
   raw_mode = argc > 3 && strcmp (argv[3], "raw") == 0;
+  count_mode = argc > 3 && strcmp (argv[3], "count") == 0;
 #elif defined M_FP
   stop_fp = __builtin_frame_address (0);
 #endif

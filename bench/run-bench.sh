@@ -322,13 +322,16 @@ if want event; then
   # ev METHOD-BINARY DEPTH SHAPE [MODE [LOG]]: median over event_reps
   # processes of the per-capture median, logging to LOG (default
   # /dev/null: records written to scratch memory, no file); leaves "NS
-  # FRAMES" in $w/ev.res.
+  # FRAMES" in $w/ev.res.  A MODE of agg-M is M with CCE_MODE=aggregate
+  # (which needs a log file: tables live in it).
   ev () {
     : > "$w/ev.ns"
     j=1
+    ev_mode=log ev_arg=$4
+    case $4 in agg-*) ev_mode=aggregate ev_arg=${4#agg-} ;; esac
     while test $j -le $event_reps; do
       rm -f "$w/ev.file.log"
-      CCE_LOG=${5:-/dev/null} "$w/ev-$1" "$2" "$3" ${4:+"$4"} > "$w/ev.one" || return 1
+      CCE_MODE=$ev_mode CCE_LOG=${5:-/dev/null} "$w/ev-$1" "$2" "$3" ${ev_arg:+"$ev_arg"} > "$w/ev.one" || return 1
       cut -d' ' -f1 "$w/ev.one" >> "$w/ev.ns"
       j=$((j + 1))
     done
@@ -339,6 +342,9 @@ if want event; then
   rows="none (the timing loop alone)|none|distinct|
 cce_log (full: capture + append, CCE_LOG=/dev/null)|cce|distinct|log
 cce_log to a log file (the kernel's page cache included)|cce|distinct|log|file
+cce_count to a log file|cce|distinct|count|file
+cce_log, CCE_MODE=aggregate (one more event of its table entry)|cce|distinct|agg-log|file
+cce_count, CCE_MODE=aggregate|cce|distinct|agg-count|file
 cce capture alone (id + depth + ccStack copy)|cce|distinct|raw
 cce_log, recursive chain|cce|recursive|log
 cce capture alone, recursive chain|cce|recursive|raw
@@ -373,6 +379,8 @@ glibc backtrace|bt|distinct|"
   c5=$(cat "$w/ev.cce.distinct.log.5") c500=$(cat "$w/ev.cce.distinct.log.500")
   r5=$(cat "$w/ev.cce.distinct.raw.5") r500=$(cat "$w/ev.cce.distinct.raw.500")
   emit "- cce_log, distinct chain: depth 500 / depth 5 = $(calc '%.2f' "$c500 / $c5"); capture alone: $(calc '%.2f' "$r500 / $r5")."
+  f50=$(cat "$w/ev.cce.distinct.logfile.50") a50=$(cat "$w/ev.cce.distinct.agg-logfile.50")
+  emit "- At depth 50, an aggregated event (CCE_MODE=aggregate: a hash of the context, a lookup, a count and a sum updated in place in the log file) costs $(calc '%.2f' "$a50 / $f50") times a cce_log record to the same file."
   if test -z "$unw_why"; then
     u50=$(cat "$w/ev.unw.distinct..50") c50=$(cat "$w/ev.cce.distinct.log.50")
     r50=$(cat "$w/ev.cce.distinct.raw.50")

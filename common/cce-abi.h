@@ -71,6 +71,8 @@
      libraries built with cce share one ccStack.
      cce_log (TAG) in instrumented code is rewritten to
          __cce_log_at (TAG, SITE)
+     and cce_count (TAG, VALUE) to
+         __cce_count_at (TAG, VALUE, SITE)
      so that the decoder knows the exact call site, inlined frames
      included.
 
@@ -164,11 +166,20 @@ void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
 #endif
 
 /* void __cce_log_at_v5 (unsigned tag, uint64_t site);
+void __cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site);
    cce_log (TAG) as seen from the log call site SITE.  nothrow, leaf.  */
 #define CCE_SYM_LOG_AT "__cce_log_at_v5"
 
-/* The public logging function the plugin recognises and rewrites.  */
+/* void __cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site);
+   cce_count (TAG, VALUE) as seen from the log call site SITE.  nothrow,
+   leaf.  */
+#define CCE_SYM_COUNT_AT "__cce_count_at_v5"
+
+/* The public logging functions the plugin recognises and rewrites:
+   cce_log (TAG) into __cce_log_at, cce_count (TAG, VALUE) into
+   __cce_count_at; each call is a log site.  */
 #define CCE_SYM_LOG "cce_log"
+#define CCE_SYM_COUNT "cce_count"
 
 /* const char __cce_dict[];  the decoding dictionary the plugin emits into
    the program (see cce-format.h), in section CCE_DICT_SECTION.  libcce

@@ -120,6 +120,48 @@
    handler that interrupted cce_log on the same thread goes to a span of
    the next level; it may appear before records its thread made earlier.
 
+   A record of cce_count (cce.h) carries its value: its MARK is
+   CCE_LOG_VALUE_MARK instead of CCE_LOG_RECORD_MARK (stored last the
+   same way), and one uint64_t, the value, comes between the struct
+   cce_log_record and the frames.  A version-3 log has no such record.
+
+   Tables (CCE_MODE=aggregate, cce(3)).  A thread that aggregates keeps
+   one entry per distinct (tag, site, id, ccStack, value or not) in the
+   log file, and updates it in place at each event: the table lives in
+   table spans, whose header is a struct cce_log_span with the MARK
+   CCE_LOG_TABLE_MARK and, in LEVEL, the number of counters N of the
+   thread's table (CCE_MAX_CONTEXTS).  A table span holds entries back
+   to back, each a struct cce_log_entry followed by NSTACK struct
+   cce_log_frame, then unused room up to SIZE bytes; an entry whose SIZE
+   is 0 ends the entries of the span.  The runtime writes an entry so:
+
+     SIZE first (it never changes afterwards, so the entries of a span
+     can always be walked), then the context, COUNT, VALUE, ERROR and
+     FLAGS while MARK is 0, then CCE_LOG_ENTRY_MARK into MARK, last.
+     An event adds 1 to COUNT and its value to VALUE, in place.
+     Replacing the context of an entry (Space-Saving, below) stores 0
+     into MARK first, writes the new context, then the mark again; an
+     entry whose new context does not fit gets CCE_LOG_DEAD_MARK (it
+     holds nothing) and the context a new entry with more room.
+
+   So an entry whose MARK is 0 was torn by the death of the process; the
+   decoder skips it with a count (an entry with SIZE 0 but other bytes
+   than 0 is torn the same way and ends the span); it never decodes it.
+   A valid entry's COUNT and VALUE may be one event apart when the
+   process died between the two stores.  Each valid entry stands for
+   COUNT events of its context, whose values sum to VALUE when FLAGS has
+   CCE_ENTRY_VALUE.
+
+   Space-Saving (Metwally et al.).  A thread's table has at most N
+   entries in use.  Past N distinct contexts, the context of an event
+   that has no entry takes the entry of the least count M: COUNT becomes
+   M + 1 and ERROR M, the most COUNT may be over the true count of the
+   context (VALUE starts again at the event's value).  With T events of
+   the thread, every context of more than T / N events has an entry, and
+   every COUNT is at most T / N over the truth; ERROR is 0 for every
+   entry of a table that never had more than N contexts, whose counts are
+   exact.
+
    A log written to something else than a regular file (a pipe, a
    terminal) has no chunks: its header ends after the module table
    (HEADER_SIZE says where, CHUNK_SIZE is 0) and records, each with its
@@ -275,12 +317,25 @@
   ((uint32_t) (tag) >= CCE_TAG_SIGNAL && (uint32_t) (tag) <= CCE_TAG_SAMPLE)
 
 #define CCE_LOG_MAGIC "CCE-LOG"   /* 8 bytes with the trailing NUL */
-#define CCE_LOG_VERSION 3
+#define CCE_LOG_VERSION 4
+/* The oldest version the decoder reads: version 3 is version 4 without
+   value records and tables.  */
+#define CCE_LOG_VERSION_MIN 3
 
 /* MARK of a span header and of a record that is complete: "CCES" and
    "CCER" in little-endian byte order.  */
 #define CCE_LOG_SPAN_MARK UINT32_C (0x53454343)
 #define CCE_LOG_RECORD_MARK UINT32_C (0x52454343)
+/* MARK of a record with a value ("CCEV"), of a table span ("CCET"), of a
+   valid table entry ("CCEE") and of an entry that holds nothing
+   ("CCED").  */
+#define CCE_LOG_VALUE_MARK UINT32_C (0x56454343)
+#define CCE_LOG_TABLE_MARK UINT32_C (0x54454343)
+#define CCE_LOG_ENTRY_MARK UINT32_C (0x45454343)
+#define CCE_LOG_DEAD_MARK UINT32_C (0x44454343)
+
+/* FLAGS of a table entry: VALUE sums the values of cce_count events.  */
+#define CCE_ENTRY_VALUE 0x1
 
 struct cce_log_header
 {
@@ -323,6 +378,24 @@ struct cce_log_record
                              record */
 };
 
+/* A table entry (tables, above).  */
+struct cce_log_entry
+{
+  uint32_t mark;          /* CCE_LOG_ENTRY_MARK, CCE_LOG_DEAD_MARK, or 0
+                             while written */
+  uint32_t size;          /* bytes of the entry and its room, a multiple
+                             of 8; 0 ends the span's entries */
+  uint32_t tag;
+  uint32_t nstack;        /* ccStack entries that follow */
+  uint64_t site;
+  uint64_t id;
+  uint64_t count;         /* events of the context */
+  uint64_t value;         /* the sum of their values (CCE_ENTRY_VALUE) */
+  uint64_t error;         /* COUNT is at most this over the truth */
+  uint32_t flags;         /* CCE_ENTRY_* */
+  uint32_t thread;        /* the span's thread */
+};
+
 struct cce_log_frame
 {
   uint64_t id;            /* the caller's id at the ccStack call */
@@ -340,6 +413,7 @@ CCE_STATIC_ASSERT (sizeof (struct cce_log_header) == 40, "log header layout");
 CCE_STATIC_ASSERT (sizeof (struct cce_log_module) == 8, "log module layout");
 CCE_STATIC_ASSERT (sizeof (struct cce_log_span) == 16, "log span layout");
 CCE_STATIC_ASSERT (sizeof (struct cce_log_record) == 32, "log record layout");
+CCE_STATIC_ASSERT (sizeof (struct cce_log_entry) == 64, "log entry layout");
 
 /* FNV-1a, 64 bits, of LEN bytes at DATA.  */
 static inline uint64_t

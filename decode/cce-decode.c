@@ -65,6 +65,9 @@ read standard input.\n\
                                text     a backtrace per record, innermost\n\
                                         frame first (default)\n\
                                records  THREAD<TAB>TAG<TAB>PATH per record\n\
+                                        (then <TAB>count=N for an entry\n\
+                                        of N events of a table, and\n\
+                                        <TAB>value=V for cce_count's)\n\
                                folded   PATH COUNT per distinct path\n\
                                         (input of flamegraph.pl)\n\
                                pprof    a gzip-compressed profile.proto\n\
@@ -99,7 +102,8 @@ read standard input.\n\
 \n\
 Exit status: 0 on success (incomplete contexts are not errors, nor the\n\
 torn records of a process that died while logging, which are skipped\n\
-with a warning), 1 on misuse or if the output cannot be written, 2 if\n\
+with a warning, nor counts of a table that became a Space-Saving\n\
+summary, whose bound is printed on standard error), 1 on misuse or if the output cannot be written, 2 if\n\
 PROGRAM or LOG cannot be used (the records read before a truncation or\n\
 damage are still printed).\n",
          stdout);
@@ -140,6 +144,23 @@ skipped_line (const struct cced_log *log, const char *name)
   snprintf (msg + n, sizeof msg - n,
             " skipped (the process died while writing %s)",
             st.torn + st.skipped_chunks == 1 ? "it" : "them");
+  error_line (name, msg);
+}
+
+/* Say on one line, when a table of LOG (named NAME) became a
+   Space-Saving summary, how far its counts may be over.  */
+static void
+summary_line (const struct cced_log *log, const char *name)
+{
+  struct cced_log_stats st;
+  char msg[256];
+
+  cced_log_stats (log, &st);
+  if (!st.max_error)
+    return;
+  snprintf (msg, sizeof msg, "space-saving: %" PRIu32 " counters per"
+            " thread, counts may be over by at most %" PRIu64,
+            st.counters, st.max_error);
   error_line (name, msg);
 }
 
@@ -460,6 +481,8 @@ main (int argc, char **argv)
     status = EXIT_BADINPUT;
   else if (r == 0 && !werr)
     skipped_line (log, a.logname);
+  if (!werr)
+    summary_line (log, a.logname);
 
   cced_log_close (log);
   cced_program_close (prog);

@@ -126,8 +126,12 @@ void cced_program_close (struct cced_program *p);
 
    What the reader does with each part of a log (cce-format.h):
 
-   - A complete record (its mark CCE_LOG_RECORD_MARK) is returned, in the
-     order of the file: the records of a span one after the other.
+   - A complete record (its mark CCE_LOG_RECORD_MARK, or
+     CCE_LOG_VALUE_MARK with its value) is returned, in the order of the
+     file: the records of a span one after the other.
+   - A valid entry of a table span is returned as a record whose COUNT,
+     VALUE and ERROR are the entry's; dead entries are skipped, torn
+     ones (mark 0) skipped and counted as torn records.
    - A torn record (a record whose mark is 0 with other bytes than 0 in
      the rest of its span: the process died while writing it) is skipped
      and counted (cced_log_stats).  It is never returned.
@@ -154,7 +158,7 @@ struct cced_log;
 
 /* Read and check the log header from F (not closed by cced_log_close) and
    check its stamp against PROG's dictionary.  NAME is used in messages.
-   Only CCE_LOG_VERSION is read.  Errors: CCED_E_READ, CCED_E_LOG_HEADER
+   Versions CCE_LOG_VERSION_MIN to CCE_LOG_VERSION are read.  Errors: CCED_E_READ, CCED_E_LOG_HEADER
    (also a chunk size that is not 0 or a power of two of at least 4096,
    or a header size that is not a multiple of it), CCED_E_LOG_MAGIC,
    CCED_E_LOG_VERSION, CCED_E_NO_STAMP, CCED_E_STAMP, CCED_E_NOMEM.  */
@@ -192,6 +196,13 @@ struct cced_log_stats
   uint64_t unused_chunks;    /* chunks of 0 skipped */
   uint64_t skipped_chunks;   /* chunks that start with 0 but hold other
                                 bytes, skipped */
+  uint64_t events;           /* the sum of the counts of the records
+                                returned */
+  uint64_t tables;           /* table spans read (CCE_MODE=aggregate) */
+  uint64_t entries;          /* table entries returned (among RECORDS) */
+  uint32_t counters;         /* the largest table's counters (N) */
+  uint64_t max_error;        /* the largest ERROR of an entry: 0 if every
+                                count is exact */
 };
 void cced_log_stats (const struct cced_log *log,
                      struct cced_log_stats *stats);
@@ -219,6 +230,9 @@ struct cced_record
   uint64_t value;         /* sum of the values of those events, when
                              FLAGS has CCED_RECORD_VALUE; else 0 */
   uint32_t flags;         /* CCED_RECORD_* */
+  uint64_t error;         /* COUNT is at most this over the true count
+                             (an entry of a table that became a
+                             Space-Saving summary); else 0 */
 };
 
 /* FLAGS of a record.  */

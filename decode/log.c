@@ -54,6 +54,7 @@ struct cced_log
   int own;                 /* close F */
   char *name;
   int swapped;
+  uint32_t version;        /* 3 or 4 (CCE_LOG_VERSION_MIN ..) */
   uint64_t pid, stamp;
   uint32_t chunk_size;     /* 0: records back to back */
 
@@ -66,6 +67,7 @@ struct cced_log
   uint64_t span_off;       /* the span's offset */
   uint64_t span_end;       /* the offset of its end */
   uint32_t span_thread;
+  int span_table;          /* the span is a table's (entries) */
 
   struct cce_stack_entry *stack;   /* when a record cannot be used in
                                       place */
@@ -274,7 +276,9 @@ log_read_header (struct cced_log *l, const struct cced_program *prog,
   hsize = h.header_size;
   nmod = h.nmodules;
   csize = h.chunk_size;
-  if (version != CCE_LOG_VERSION && bswap32 (version) == CCE_LOG_VERSION)
+  if ((version < CCE_LOG_VERSION_MIN || version > CCE_LOG_VERSION)
+      && bswap32 (version) >= CCE_LOG_VERSION_MIN
+      && bswap32 (version) <= CCE_LOG_VERSION)
     {
       l->swapped = 1;
       version = bswap32 (version);
@@ -287,10 +291,12 @@ log_read_header (struct cced_log *l, const struct cced_program *prog,
   /* A version of a log in the other byte order reads as a big number.  */
   if (version > 0xffff && bswap32 (version) <= 0xffff)
     version = bswap32 (version);
-  if (version != CCE_LOG_VERSION)
+  if (version < CCE_LOG_VERSION_MIN || version > CCE_LOG_VERSION)
     return seterr (err, CCED_E_LOG_VERSION, 0,
                    "unsupported log version %" PRIu32
-                   " (expected %d)", version, CCE_LOG_VERSION);
+                   " (expected %d to %d)", version, CCE_LOG_VERSION_MIN,
+                   CCE_LOG_VERSION);
+  l->version = version;
   if (csize != 0 && (csize < 4096 || (csize & (csize - 1)) != 0))
     return seterr (err, CCED_E_LOG_HEADER, 0,
                    "bad chunk size %" PRIu32 " in the log header (expected"
@@ -527,7 +533,8 @@ log_next_span (struct cced_log *l, struct cced_error *err)
             l->stats.unused_chunks++;
           continue;
         }
-      if (s.mark != CCE_LOG_SPAN_MARK)
+      if (s.mark != CCE_LOG_SPAN_MARK
+          && !(s.mark == CCE_LOG_TABLE_MARK && l->version >= 4))
         {
           seterr (err, CCED_E_CORRUPT, 0,
                   "corrupt log at offset %" PRIu64 " (a chunk that starts"
@@ -547,19 +554,31 @@ log_next_span (struct cced_log *l, struct cced_error *err)
       l->span_off = off;
       l->span_end = off + extent;
       l->span_thread = s.thread;
+      l->span_table = s.mark == CCE_LOG_TABLE_MARK;
       l->stats.spans++;
+      if (l->span_table)
+        {
+          l->stats.tables++;
+          if (s.level > l->stats.counters)
+            l->stats.counters = s.level;
+        }
       return 1;
     }
 }
 
 /* Fill REC with the record of header H at the reader's offset, of TOTAL
-   bytes, buffered, and go past it.  */
+   bytes, buffered, and go past it: a record (with a value word after H
+   when H's mark is CCE_LOG_VALUE_MARK), or with ENTRY the table entry
+   whose header is ENTRY.  */
 static int
 log_take_record (struct cced_log *l, const struct cce_log_record *h,
-                 size_t total, struct cced_record *rec,
-                 struct cced_error *err)
+                 const struct cce_log_entry *entry, size_t total,
+                 struct cced_record *rec, struct cced_error *err)
 {
-  const unsigned char *frames = l->buf + l->pos + sizeof *h;
+  int has_value = !entry && h->mark == CCE_LOG_VALUE_MARK;
+  const unsigned char *frames = l->buf + l->pos
+                                + (entry ? sizeof *entry : sizeof *h)
+                                + (has_value ? sizeof (uint64_t) : 0);
 
   if (h->nstack == 0)
     rec->stack = NULL;
@@ -603,6 +622,28 @@ log_take_record (struct cced_log *l, const struct cce_log_record *h,
   rec->count = 1;
   rec->value = 0;
   rec->flags = 0;
+  rec->error = 0;
+  if (has_value)
+    {
+      memcpy (&rec->value, l->buf + l->pos + sizeof *h, sizeof rec->value);
+      if (l->swapped)
+        rec->value = bswap64 (rec->value);
+      rec->flags = CCED_RECORD_VALUE;
+    }
+  if (entry)
+    {
+      rec->count = entry->count;
+      rec->error = entry->error;
+      if (entry->flags & CCE_ENTRY_VALUE)
+        {
+          rec->value = entry->value;
+          rec->flags = CCED_RECORD_VALUE;
+        }
+      l->stats.entries++;
+      if (entry->error > l->stats.max_error)
+        l->stats.max_error = entry->error;
+    }
+  l->stats.events += rec->count;
   l->pos += total;
   return 1;
 }
@@ -678,7 +719,8 @@ log_span_record (struct cced_log *l, struct cced_record *rec,
         l->stats.torn++;
       return 0;
     }
-  if (mark != CCE_LOG_RECORD_MARK)
+  if (mark != CCE_LOG_RECORD_MARK
+      && !(mark == CCE_LOG_VALUE_MARK && l->version >= 4))
     return log_bad_mark (l, mark, err);
   if (left < sizeof h)
     {
@@ -690,7 +732,8 @@ log_span_record (struct cced_log *l, struct cced_record *rec,
   log_record_header (l, &h);
   if (h.nstack > CCED_MAX_NSTACK)
     return log_bad_nstack (l, h.nstack, err);
-  total = sizeof h + (size_t) h.nstack * sizeof (struct cce_log_frame);
+  total = sizeof h + (size_t) h.nstack * sizeof (struct cce_log_frame)
+          + (mark == CCE_LOG_VALUE_MARK ? sizeof (uint64_t) : 0);
   if (total > left)
     {
       seterr (err, CCED_E_CORRUPT, 0,
@@ -712,7 +755,125 @@ log_span_record (struct cced_log *l, struct cced_record *rec,
     return log_fail (l, err);
   if (r == 0)
     return log_truncated (l, l->span_off, 1, err);
-  return log_take_record (l, &h, total, rec, err);
+  return log_take_record (l, &h, NULL, total, rec, err);
+}
+
+static int
+log_bad_entry (struct cced_log *l, const char *what, struct cced_error *err)
+{
+  seterr (err, CCED_E_CORRUPT, 0,
+          "corrupt table entry at offset %" PRIu64 " (%s)", log_offset (l),
+          what);
+  return log_fail (l, err);
+}
+
+/* The next valid entry of the table span being read into REC: past dead
+   entries, and torn ones (counted).  Returns 1, 0 at the end of the span
+   (the reader is then past it), -1 on error.  */
+static int
+log_span_entry (struct cced_log *l, struct cced_record *rec,
+                struct cced_error *err)
+{
+  for (;;)
+    {
+      struct cce_log_entry e;
+      struct cce_log_record h;
+      uint64_t left = l->span_end - log_offset (l);
+      uint32_t head[2];
+      int r;
+
+      if (left < sizeof head)
+        {
+          /* The span's last bytes: no room for an entry.  */
+          int nonzero = 0;
+          r = log_skip (l, left, &nonzero, err);
+          if (r < 0)
+            return log_fail (l, err);
+          if (r == 0)
+            return log_truncated (l, l->span_off, 1, err);
+          if (nonzero)
+            return log_bad_entry (l, "past the end of its span", err);
+          return 0;
+        }
+      r = log_need (l, sizeof head, err);
+      if (r < 0)
+        return log_fail (l, err);
+      if (r == 0)
+        return log_truncated (l, l->span_off, 1, err);
+      memcpy (head, l->buf + l->pos, sizeof head);
+      if (l->swapped)
+        {
+          head[0] = bswap32 (head[0]);
+          head[1] = bswap32 (head[1]);
+        }
+      if (head[1] == 0)
+        {
+          /* The end of the entries: the rest of the span is 0, or an
+             entry torn before its size was stored.  */
+          int nonzero = 0;
+          if (head[0] != 0)
+            return log_bad_entry (l, "a mark without a size", err);
+          r = log_skip (l, left, &nonzero, err);
+          if (r < 0)
+            return log_fail (l, err);
+          if (r == 0)
+            return log_truncated (l, l->span_off, 1, err);
+          if (nonzero)
+            l->stats.torn++;
+          return 0;
+        }
+      if (head[1] < sizeof e || head[1] % 8 != 0 || head[1] > left)
+        return log_bad_entry (l, "bad size", err);
+      if (head[0] == 0 || head[0] == CCE_LOG_DEAD_MARK)
+        {
+          /* Torn (the process died while writing it), or holding
+             nothing.  */
+          if (head[0] == 0)
+            l->stats.torn++;
+          r = log_skip (l, head[1], NULL, err);
+          if (r < 0)
+            return log_fail (l, err);
+          if (r == 0)
+            return log_truncated (l, l->span_off, 1, err);
+          continue;
+        }
+      if (head[0] != CCE_LOG_ENTRY_MARK)
+        return log_bad_mark (l, head[0], err);
+      r = log_need (l, head[1], err);
+      if (r < 0)
+        return log_fail (l, err);
+      if (r == 0)
+        return log_truncated (l, l->span_off, 1, err);
+      memcpy (&e, l->buf + l->pos, sizeof e);
+      if (l->swapped)
+        {
+          e.mark = head[0];
+          e.size = head[1];
+          e.tag = bswap32 (e.tag);
+          e.nstack = bswap32 (e.nstack);
+          e.site = bswap64 (e.site);
+          e.id = bswap64 (e.id);
+          e.count = bswap64 (e.count);
+          e.value = bswap64 (e.value);
+          e.error = bswap64 (e.error);
+          e.flags = bswap32 (e.flags);
+          e.thread = bswap32 (e.thread);
+        }
+      if (e.nstack > (e.size - sizeof e) / sizeof (struct cce_log_frame))
+        return log_bad_entry (l, "more ccStack entries than room", err);
+      if (e.thread != l->span_thread)
+        return log_bad_entry (l, "not its span's thread", err);
+      if (e.count == 0 || e.error >= e.count
+          || (e.flags & ~(uint32_t) CCE_ENTRY_VALUE) != 0)
+        return log_bad_entry (l, "impossible counts", err);
+      h.mark = e.mark;
+      h.tag = e.tag;
+      h.site = e.site;
+      h.id = e.id;
+      h.nstack = e.nstack;
+      h.thread = e.thread;
+      return log_take_record (l, &h, &e, e.size, rec, err);
+    }
 }
 
 /* The next record of a log without chunks into REC.  Returns 1, 0 at the
@@ -735,11 +896,13 @@ log_stream_record (struct cced_log *l, struct cced_record *rec,
       return log_fail (l, err);
     }
   log_record_header (l, &h);
-  if (h.mark != CCE_LOG_RECORD_MARK)
+  if (h.mark != CCE_LOG_RECORD_MARK
+      && !(h.mark == CCE_LOG_VALUE_MARK && l->version >= 4))
     return log_bad_mark (l, h.mark, err);
   if (h.nstack > CCED_MAX_NSTACK)
     return log_bad_nstack (l, h.nstack, err);
-  total = sizeof h + (size_t) h.nstack * sizeof (struct cce_log_frame);
+  total = sizeof h + (size_t) h.nstack * sizeof (struct cce_log_frame)
+          + (h.mark == CCE_LOG_VALUE_MARK ? sizeof (uint64_t) : 0);
   r = log_need (l, total, err);
   if (r < 0)
     return log_fail (l, err);
@@ -749,7 +912,7 @@ log_stream_record (struct cced_log *l, struct cced_record *rec,
               "truncated record at offset %" PRIu64, log_offset (l));
       return log_fail (l, err);
     }
-  return log_take_record (l, &h, total, rec, err);
+  return log_take_record (l, &h, NULL, total, rec, err);
 }
 
 int
@@ -775,7 +938,8 @@ cced_log_next (struct cced_log *l, struct cced_record *rec,
           if (r <= 0)
             return r;
         }
-      r = log_span_record (l, rec, err);
+      r = l->span_table ? log_span_entry (l, rec, err)
+                        : log_span_record (l, rec, err);
       if (r != 0)
         return r;
       l->in_span = 0;

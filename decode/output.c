@@ -859,10 +859,44 @@ tag_name (const struct cced_output *o, const struct cced_record *rec,
   return cced_tag_name (rec->tag, buf, size);
 }
 
+/* The end of a record's line: "\tcount=N" for a record that stands for
+   N != 1 events (an entry of a table), "\tvalue=V" for one with a value
+   (cce_count), then the newline, which VAL holds otherwise.  */
+static void
+emit_record_extra (struct cced_output *o, const struct cced_record *rec)
+{
+  char num[24], *ne = num + sizeof num, *ns;
+  if (rec->count != 1)
+    {
+      out_write (o, "\tcount=", 7);
+      ns = fmt_u64 (ne, rec->count);
+      out_write (o, ns, ne - ns);
+    }
+  if (rec->flags & CCED_RECORD_VALUE)
+    {
+      out_write (o, "\tvalue=", 7);
+      ns = fmt_u64 (ne, rec->value);
+      out_write (o, ns, ne - ns);
+    }
+  out_write (o, "\n", 1);
+}
+
+/* The line of REC: "THREAD\tTAG\t" and VAL, its path and a newline, or
+   with emit_record_extra's columns before the newline.  */
 static inline void
 emit_record_line (struct cced_output *o, const struct cced_record *rec,
                   const char *val, size_t vlen)
 {
+  if (__builtin_expect (rec->count != 1 || rec->flags != 0, 0))
+    {
+      /* VAL's newline goes after the columns.  */
+      struct cced_record r = *rec;
+      r.count = 1;
+      r.flags = 0;
+      emit_record_line (o, &r, val, vlen - 1);
+      emit_record_extra (o, rec);
+      return;
+    }
   char tmp[48], *e = tmp + sizeof tmp, *s = e;
   char tbuf[16];
   const char *tn;
@@ -945,6 +979,23 @@ emit_text_header (struct cced_output *o, const struct cced_record *rec)
           }
       }
   }
+  /* A table's entry, a record with a value.  */
+  if (rec->count != 1)
+    {
+      memcpy (p, " count ", 7);
+      p += 7;
+      ns = fmt_u64 (ne, rec->count);
+      memcpy (p, ns, ne - ns);
+      p += ne - ns;
+    }
+  if (rec->flags & CCED_RECORD_VALUE)
+    {
+      memcpy (p, " value ", 7);
+      p += 7;
+      ns = fmt_u64 (ne, rec->value);
+      memcpy (p, ns, ne - ns);
+      p += ne - ns;
+    }
   *p++ = '\n';
   out_write (o, tmp, p - tmp);
 }

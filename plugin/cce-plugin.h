@@ -96,6 +96,7 @@ std::vector<cce_frame_at> frames_at (cgraph_node *node, tree block,
                                      location_t loc);
 const char *source_name (tree decl);
 bool is_runtime (tree fndecl);
+bool is_cce_log (tree fndecl);
 void collect_graph (collector &c);
 
 /* Instrumenting (instrument.cc).  */
@@ -107,6 +108,8 @@ enum cce_rt_decl
   CCE_RT_PUSH_COUNTED,  /* the same, counted */
   CCE_RT_POP,           /* void __cce_pop (uint64_t) */
   CCE_RT_LOG_AT,        /* void __cce_log_at (unsigned, uint64_t) */
+  CCE_RT_COUNT_AT,      /* void __cce_count_at (unsigned, uint64_t,
+                           uint64_t) */
   CCE_RT_MAX
 };
 extern tree cce_rt[CCE_RT_MAX];

@@ -209,12 +209,14 @@ add_frames (collector &c, cgraph_node *node, uint32_t site, gimple *stmt)
     }
 }
 
-/* Is FNDECL the public cce_log of <cce.h>?  */
-static bool
+/* Is FNDECL the public cce_log or cce_count of <cce.h>: a log site?  */
+bool
 is_cce_log (tree fndecl)
 {
-  return fndecl && DECL_NAME (fndecl) && TREE_PUBLIC (fndecl)
-         && strcmp (IDENTIFIER_POINTER (DECL_NAME (fndecl)), CCE_SYM_LOG) == 0;
+  if (!fndecl || !DECL_NAME (fndecl) || !TREE_PUBLIC (fndecl))
+    return false;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  return strcmp (name, CCE_SYM_LOG) == 0 || strcmp (name, CCE_SYM_COUNT) == 0;
 }
 
 /* Is FNDECL one of the runtime's own entry points?  */

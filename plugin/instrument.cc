@@ -77,6 +77,11 @@ build_runtime_decls (bool shared)
                                   build_function_type_list (void_type_node,
                                                             unsigned_type_node,
                                                             u64, NULL_TREE));
+  cce_rt[CCE_RT_COUNT_AT] = build_runtime_fn (CCE_SYM_COUNT_AT,
+                                  build_function_type_list (void_type_node,
+                                                            unsigned_type_node,
+                                                            u64, u64,
+                                                            NULL_TREE));
 }
 
 /* A cold-path call of the runtime's register-keeping entry point NAME
@@ -913,27 +918,47 @@ emit_stack (site_code &sc)
   return true;
 }
 
-/* (5) A log site: cce_log (TAG) becomes __cce_log_at (TAG, WORD), which
-   tells the runtime which site it is.  Where the program declared
-   cce_log to return a value and uses it (autoconf's probe of the
-   function does), the value is 0.  Nothing else goes before or after.  */
+/* The argument I of CALL converted to TYPE (0 if CALL has none), with
+   the conversion put before SC's call.  */
+static tree
+log_arg (site_code &sc, gcall *call, unsigned i, tree type)
+{
+  tree a = gimple_call_num_args (call) > i ? gimple_call_arg (call, i)
+                                           : build_int_cst (type, 0);
+  if (!useless_type_conversion_p (type, TREE_TYPE (a)))
+    {
+      tree t = make_ssa_name (type);
+      gsi_insert_before (&sc.gsi, gimple_build_assign (t, NOP_EXPR, a),
+                         GSI_SAME_STMT);
+      a = t;
+    }
+  return a;
+}
+
+/* (5) A log site: cce_log (TAG) becomes __cce_log_at (TAG, WORD), and
+   cce_count (TAG, VALUE) __cce_count_at (TAG, VALUE, WORD), which tell
+   the runtime which site it is.  Where the program declared the function
+   to return a value and uses it (autoconf's probe of cce_log does), the
+   value is 0.  Nothing else goes before or after.  */
 static bool
 emit_log (site_code &sc)
 {
   gcall *call = sc.call;
   tree lhs = gimple_call_lhs (call);
-  tree tag = gimple_call_num_args (call) > 0
-             ? gimple_call_arg (call, 0)
-             : build_int_cst (unsigned_type_node, 0);
-  if (!useless_type_conversion_p (unsigned_type_node, TREE_TYPE (tag)))
-    {
-      tree t = make_ssa_name (unsigned_type_node);
-      gsi_insert_before (&sc.gsi, gimple_build_assign (t, NOP_EXPR, tag),
-                         GSI_SAME_STMT);
-      tag = t;
-    }
-  gcall *repl = gimple_build_call (cce_rt[CCE_RT_LOG_AT], 2, tag,
-                                   u64_cst (sc.word));
+  tree fndecl = gimple_call_fndecl (call);
+  bool count = fndecl && DECL_NAME (fndecl)
+               && strcmp (IDENTIFIER_POINTER (DECL_NAME (fndecl)),
+                          CCE_SYM_COUNT) == 0;
+  tree tag = log_arg (sc, call, 0, unsigned_type_node);
+  gcall *repl;
+  if (count)
+    repl = gimple_build_call (cce_rt[CCE_RT_COUNT_AT], 3, tag,
+                              log_arg (sc, call, 1,
+                                       long_long_unsigned_type_node),
+                              u64_cst (sc.word));
+  else
+    repl = gimple_build_call (cce_rt[CCE_RT_LOG_AT], 2, tag,
+                              u64_cst (sc.word));
   gimple_set_location (repl, gimple_location (call));
   gimple_set_block (repl, gimple_block (call));
   gimple_call_set_lhs (repl, NULL_TREE);

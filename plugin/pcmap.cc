@@ -321,6 +321,7 @@ step (pc_state s, rtx_insn *insn)
       else if (strcmp (sym, CCE_SYM_POP) == 0)
         r = s.kind == K_PUSHED ? S_OWN : S_UNKNOWN;
       else if (strcmp (sym, CCE_SYM_LOG_AT) == 0
+               || strcmp (sym, CCE_SYM_COUNT_AT) == 0
                || strcmp (sym, CCE_SYM_GROW) == 0)
         r = s;
       else if (s.kind == K_PRE)

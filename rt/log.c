@@ -64,6 +64,7 @@
 
 #include "cce.h"
 #include "rt-internal.h"
+#include "spacesaving.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -457,15 +458,14 @@ cce_window_drop (struct cce_window *w)
   w->limit = NULL;
 }
 
-/* Give thread T's window at LEVEL a new span of the file with room for a
-   record of SIZE bytes.  Return 0 if there is none (the log has failed).  */
+/* A new span of the file for thread T, of CHUNKS chunks or more, with
+   room for SIZE bytes after its header, whose MARK and LEVEL words are
+   MARK and WORD: map it at *BASE, *BYTES long.  Return 0 if there is
+   none (the log has failed).  */
 static int
-cce_window_span (struct cce_thread *t, unsigned level, size_t size)
+cce_span_new (struct cce_thread *t, size_t chunks, size_t size,
+              uint32_t mark, uint32_t word, char **base, size_t *bytes_out)
 {
-  struct cce_window *w = &t->win[level];
-  size_t chunks = w->chunks ? w->chunks * 2 : 1;
-  if (chunks > CCE_SPAN_MAX_CHUNKS)
-    chunks = CCE_SPAN_MAX_CHUNKS;
   size_t need = (sizeof (struct cce_log_span) + size + cce_chunk - 1)
                 / cce_chunk;
   if (chunks < need)
@@ -508,14 +508,32 @@ cce_window_span (struct cce_thread *t, unsigned level, size_t size)
   struct cce_log_span *s = (struct cce_log_span *) m;
   s->thread = t->number;
   s->chunks = (uint32_t) chunks;
-  s->level = level;
-  atomic_store_explicit ((_Atomic uint32_t *) &s->mark, CCE_LOG_SPAN_MARK,
+  s->level = word;
+  atomic_store_explicit ((_Atomic uint32_t *) &s->mark, mark,
                          memory_order_release);
+  *base = m;
+  *bytes_out = bytes;
+  return 1;
+}
+
+/* Give thread T's window at LEVEL a new span of the file with room for a
+   record of SIZE bytes.  Return 0 if there is none (the log has failed).  */
+static int
+cce_window_span (struct cce_thread *t, unsigned level, size_t size)
+{
+  struct cce_window *w = &t->win[level];
+  size_t chunks = w->chunks ? w->chunks * 2 : 1;
+  if (chunks > CCE_SPAN_MAX_CHUNKS)
+    chunks = CCE_SPAN_MAX_CHUNKS;
+  char *m;
+  size_t bytes;
+  if (!cce_span_new (t, chunks, size, CCE_LOG_SPAN_MARK, level, &m, &bytes))
+    return 0;
   cce_window_drop (w);
   w->base = m;
   w->bytes = bytes;
-  w->chunks = chunks;
-  w->next = m + sizeof *s;
+  w->chunks = bytes / cce_chunk;
+  w->next = m + sizeof (struct cce_log_span);
   w->limit = m + bytes;
   return 1;
 }
@@ -554,7 +572,8 @@ cce_window_scratch (struct cce_thread *t, unsigned level, size_t size)
    no call (ccStacks are short: most of the depth is in the id).  */
 static inline void
 cce_record_put (char *p, const struct cce_log_record *r,
-                const struct cce_log_frame *frames)
+                const struct cce_log_frame *frames, int has_value,
+                uint64_t value)
 {
   struct cce_log_record *d = (struct cce_log_record *) p;
   d->tag = r->tag;
@@ -563,10 +582,24 @@ cce_record_put (char *p, const struct cce_log_record *r,
   d->nstack = r->nstack;
   d->thread = r->thread;
   struct cce_log_frame *f = (struct cce_log_frame *) (d + 1);
+  if (has_value)
+    {
+      *(uint64_t *) f = value;
+      f = (struct cce_log_frame *) ((uint64_t *) f + 1);
+    }
   for (uint32_t i = 0; i < r->nstack; i++)
     f[i] = frames[i];
-  atomic_store_explicit ((_Atomic uint32_t *) &d->mark, CCE_LOG_RECORD_MARK,
+  atomic_store_explicit ((_Atomic uint32_t *) &d->mark,
+                         has_value ? CCE_LOG_VALUE_MARK : CCE_LOG_RECORD_MARK,
                          memory_order_release);
+}
+
+/* Bytes of a record of NSTACK frames, with a value or not.  */
+static inline size_t
+cce_record_size (uint32_t nstack, int has_value)
+{
+  return sizeof (struct cce_log_record) + (has_value ? sizeof (uint64_t) : 0)
+         + (size_t) nstack * sizeof (struct cce_log_frame);
 }
 
 /* Say once that signal handlers nest too deep in cce_log for a window.  */
@@ -582,13 +615,15 @@ cce_level_overflow (void)
 }
 
 /* The slow path of cce_log on thread T at LEVEL: the record of TAG, SITE,
-   ID and the NSTACK entries at FRAMES did not fit in the window.  Open the log,
-   number the thread, give the window a new span, or write the record
-   through, as the sink asks; then leave the level.  */
+   ID, the NSTACK entries at FRAMES and the value VALUE if HAS_VALUE did
+   not fit in the window.  Open the log, number the thread, give the
+   window a new span, or write the record through, as the sink asks; then
+   leave the level.  */
 static void __attribute__ ((noinline, cold))
 cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
               uint64_t site, uint64_t id, uint32_t nstack,
-              const struct cce_log_frame *frames)
+              const struct cce_log_frame *frames, int has_value,
+              uint64_t value)
 {
   struct cce_log_record rec = { 0, tag, site, id, nstack, 0 }, *r = &rec;
   if (level >= CCE_LOG_LEVELS)
@@ -598,7 +633,7 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
       t->level = level;
       return;
     }
-  size_t size = sizeof *r + (size_t) r->nstack * sizeof *frames;
+  size_t size = cce_record_size (nstack, has_value);
   /* Signals blocked: a handler of this thread must not wait for the lock
      it holds.  Cancellation off: open, write and fallocate are
      cancellation points, and a thread cancelled here would leave with
@@ -625,17 +660,18 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
   if (put)
     {
       cce_thread_register (t);
-      cce_record_put (w->next, r, frames);
+      cce_record_put (w->next, r, frames, has_value, value);
       w->next += size;
     }
   else if (cce_sink == CCE_SINK_STREAM)
     {
-      r->mark = CCE_LOG_RECORD_MARK;
-      struct iovec iov[2] = {
+      r->mark = has_value ? CCE_LOG_VALUE_MARK : CCE_LOG_RECORD_MARK;
+      struct iovec iov[3] = {
         { r, sizeof *r },
+        { &value, has_value ? sizeof value : 0 },
         { (void *) frames, (size_t) r->nstack * sizeof *frames },
       };
-      int err = cce_write_all (iov, r->nstack ? 2 : 1, -1);
+      int err = cce_write_all (iov, 3, -1);
       if (err)
         cce_fail ("cannot write log", err);
     }
@@ -648,16 +684,506 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
   t->level = level;
 }
 
+/* ------------------------------------------------------------------------
+   Tables (CCE_MODE=aggregate).
+
+   A thread that aggregates keeps, instead of a record per event, one
+   entry per distinct context (tag, site, id, ccStack, with a value or
+   not) in table spans of the log file (cce-format.h), mapped shared like
+   the windows: an event adds 1 to its entry's count and its value to the
+   entry's sum, in place, so the table is in the file whatever kills the
+   process, as records are.  The entries of a thread's table never move:
+   its spans stay mapped until the thread exits, and a new span (twice
+   the last, with no limit) comes when the last is full.
+
+   Finding an entry: a hash table in memory of the thread's own (one
+   anonymous mapping per thread, made at its first event, never touched
+   by anyone else), open addressing with linear probing, of 2N words
+   (hash << 32 | slot + 1) for N = CCE_MAX_CONTEXTS counters; and the
+   counters themselves, Space-Saving (spacesaving.h): past N distinct
+   contexts, a new one takes the entry of the least count.  An entry
+   whose new context does not fit is left dead, and the context gets a
+   new entry with twice the room (so the file a table takes stays within
+   four times the room of its largest contexts).
+
+   Signals.  Only level 0 (the thread's own events) aggregates: a handler
+   that interrupts an event of its thread, and so possibly the table in
+   the middle of a change, logs a record at its level, as in log mode.
+   The table's own slow path (its first event, a new span) takes cce_lock
+   with signals blocked, as cce_log_slow.  A log that is not a regular
+   file cannot hold tables: events are records then.
+   ------------------------------------------------------------------------ */
+
+/* CCE_MODE=aggregate: set at load time; cleared (under cce_lock) when
+   the log turns out not to be able to hold tables.  */
+static int cce_aggregate;
+
+/* CCE_MAX_CONTEXTS: the counters of a thread's table.  65536 by default:
+   counts are exact for a thread with at most that many distinct contexts
+   (many times what the programs we know log), and past it off by at most
+   1/65536 of the thread's events; a full table of contexts with short
+   ccStacks takes some 5 MiB of the file.  */
+#define CCE_MAX_CONTEXTS_DEFAULT 65536
+#define CCE_MAX_CONTEXTS_LIMIT (1 << 22)
+static uint32_t cce_max_contexts = CCE_MAX_CONTEXTS_DEFAULT;
+
+/* The most spans a table takes (each twice the last).  */
+#define CCE_TABLE_SPANS 40
+
+/* A thread's table, in the thread's own anonymous mapping.  */
+struct cce_table
+{
+  size_t bytes;                 /* of the mapping */
+  uint32_t mask;                /* hash table words - 1 */
+  uint64_t *index;              /* (hash << 32) | (slot + 1); 0: free */
+  uint64_t *hash;               /* per slot: its context's hash */
+  struct cce_log_entry **entry; /* per slot: its entry in the file */
+  struct cce_ss ss;
+  size_t nspans;
+  struct { char *base; size_t bytes; } spans[CCE_TABLE_SPANS];
+};
+
+/* Said that a table could not be made.  */
+static int cce_table_warned;
+
+/* The hash of a context.  */
+static inline uint64_t
+cce_context_hash (unsigned tag, uint64_t site, uint64_t id, uint32_t nstack,
+                  const struct cce_log_frame *frames, uint32_t flags)
+{
+  const uint64_t k = UINT64_C (0x9e3779b97f4a7c15);
+  uint64_t h = ((uint64_t) tag << 32 | flags) * k;
+  h = (h ^ site) * k;
+  h = (h ^ id) * k;
+  for (uint32_t i = 0; i < nstack; i++)
+    {
+      h = (h ^ frames[i].id) * k;
+      h = (h ^ frames[i].site) * k;
+    }
+  return h ^ (h >> 29);
+}
+
+/* Whether entry E holds the context.  */
+static inline int
+cce_entry_is (const struct cce_log_entry *e, unsigned tag, uint64_t site,
+              uint64_t id, uint32_t nstack,
+              const struct cce_log_frame *frames, uint32_t flags)
+{
+  if (e->site != site || e->id != id || e->tag != tag
+      || e->nstack != nstack || e->flags != flags)
+    return 0;
+  const struct cce_log_frame *f = (const struct cce_log_frame *) (e + 1);
+  for (uint32_t i = 0; i < nstack; i++)
+    if (f[i].id != frames[i].id || f[i].site != frames[i].site)
+      return 0;
+  return 1;
+}
+
+/* The frames an entry has room for.  */
+static inline uint32_t
+cce_entry_room (const struct cce_log_entry *e)
+{
+  return (uint32_t) ((e->size - sizeof *e) / sizeof (struct cce_log_frame));
+}
+
+/* Write the context and counts into entry E, whose SIZE is set and whose
+   MARK is 0, then make it valid.  */
+static void
+cce_entry_put (struct cce_log_entry *e, unsigned tag, uint64_t site,
+               uint64_t id, uint32_t nstack,
+               const struct cce_log_frame *frames, uint32_t flags,
+               uint64_t count, uint64_t value, uint64_t error,
+               uint32_t thread)
+{
+  e->tag = tag;
+  e->site = site;
+  e->id = id;
+  e->nstack = nstack;
+  e->flags = flags;
+  e->thread = thread;
+  e->count = count;
+  e->value = value;
+  e->error = error;
+  struct cce_log_frame *f = (struct cce_log_frame *) (e + 1);
+  for (uint32_t i = 0; i < nstack; i++)
+    f[i] = frames[i];
+  atomic_store_explicit ((_Atomic uint32_t *) &e->mark, CCE_LOG_ENTRY_MARK,
+                         memory_order_release);
+}
+
+/* A new table for the calling thread, or NULL.  */
+static struct cce_table *
+cce_table_new (void)
+{
+  uint32_t n = cce_max_contexts;
+  size_t words = 2;
+  while (words < 2 * (size_t) n)
+    words *= 2;
+  size_t bytes = sizeof (struct cce_table) + words * sizeof (uint64_t)
+                 + (size_t) n * (sizeof (uint64_t) + sizeof (void *))
+                 + cce_ss_bytes (n);
+  char *m = mmap (NULL, bytes, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED)
+    return NULL;
+  struct cce_table *tb = (struct cce_table *) m;
+  char *p = m + sizeof *tb;
+  tb->bytes = bytes;
+  tb->mask = (uint32_t) (words - 1);
+  tb->index = (uint64_t *) p;
+  p += words * sizeof (uint64_t);
+  tb->hash = (uint64_t *) p;
+  p += (size_t) n * sizeof (uint64_t);
+  tb->entry = (struct cce_log_entry **) p;
+  p += (size_t) n * sizeof (void *);
+  cce_ss_init (&tb->ss, n, p);
+  return tb;
+}
+
+/* Thread T's table and its spans go: unmapped with UNMAP, or else left
+   where they are (a fork child: an event its fork interrupted may still
+   be using them; the spans are made private copies, so that nothing
+   more reaches the parent's file).  */
+static void
+cce_table_drop (struct cce_thread *t, int unmap)
+{
+  struct cce_table *tb = t->table;
+  if (!tb)
+    return;
+  t->table = NULL;
+  for (size_t i = 0; i < tb->nspans; i++)
+    {
+      char *b = tb->spans[i].base;
+      size_t n = tb->spans[i].bytes;
+      if (unmap)
+        munmap (b, n);
+      else if (mmap (b, n, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+               == MAP_FAILED)
+        munmap (b, n);
+    }
+  if (unmap)
+    munmap (tb, tb->bytes);
+  t->tabwin.next = t->tabwin.limit = t->tabwin.base = NULL;
+  t->tabwin.bytes = t->tabwin.chunks = 0;
+}
+
+/* The slow path of a table: thread T (at level 0) needs its table, and
+   NEED bytes of room for an entry.  Open the log, number the thread, make
+   the table, give it a new span.  Return 0 if the event cannot be
+   aggregated (then it is logged as a record).  */
+static int __attribute__ ((noinline, cold))
+cce_table_slow (struct cce_thread *t, size_t need)
+{
+  sigset_t all, saved;
+  int cancel, ok = 0;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &saved);
+  pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
+  t->locked = 1;
+  cce_barrier ();
+  pthread_mutex_lock (&cce_lock);
+  if (cce_sink == CCE_SINK_CLOSED)
+    cce_file_open ();
+  if (cce_sink != CCE_SINK_FILE)
+    {
+      cce_aggregate = 0;        /* records, as in log mode */
+      goto out;
+    }
+  if (!t->number)
+    t->number = cce_next_number++;
+  if (!t->table && !(t->table = cce_table_new ()))
+    {
+      if (!cce_table_warned)
+        {
+          cce_table_warned = 1;
+          cce_complain ("no memory for a table of CCE_MODE=aggregate;"
+                        " events are logged one by one", NULL, errno);
+        }
+      goto out;
+    }
+  struct cce_table *tb = t->table;
+  struct cce_window *w = &t->tabwin;
+  if ((size_t) (w->limit - w->next) < need)
+    {
+      if (tb->nspans == CCE_TABLE_SPANS)
+        goto out;
+      size_t chunks = w->chunks ? w->chunks * 2 : 1;
+      char *m;
+      size_t bytes;
+      if (!cce_span_new (t, chunks, need, CCE_LOG_TABLE_MARK,
+                         cce_max_contexts, &m, &bytes))
+        goto out;
+      tb->spans[tb->nspans].base = m;
+      tb->spans[tb->nspans].bytes = bytes;
+      tb->nspans++;
+      w->base = m;
+      w->bytes = bytes;
+      w->chunks = bytes / cce_chunk;
+      w->next = m + sizeof (struct cce_log_span);
+      w->limit = m + bytes;
+    }
+  cce_thread_register (t);
+  ok = 1;
+ out:
+  pthread_mutex_unlock (&cce_lock);
+  cce_barrier ();
+  t->locked = 0;
+  pthread_setcancelstate (cancel, NULL);
+  pthread_sigmask (SIG_SETMASK, &saved, NULL);
+  return ok;
+}
+
+/* Put SLOT with hash H into the hash table of TB.  */
+static inline void
+cce_index_put (struct cce_table *tb, uint32_t slot, uint64_t h)
+{
+  uint32_t i = (uint32_t) h & tb->mask;
+  while (tb->index[i])
+    i = (i + 1) & tb->mask;
+  tb->index[i] = (h >> 32) << 32 | (uint64_t) (slot + 1);
+  tb->hash[slot] = h;
+}
+
+/* Take SLOT out of the hash table of TB (backward-shift deletion, so
+   that every probe sequence stays unbroken).  */
+static void
+cce_index_remove (struct cce_table *tb, uint32_t slot)
+{
+  uint32_t mask = tb->mask;
+  uint32_t i = (uint32_t) tb->hash[slot] & mask;
+  while ((uint32_t) tb->index[i] != slot + 1)
+    i = (i + 1) & mask;
+  for (;;)
+    {
+      uint32_t j = i;
+      tb->index[i] = 0;
+      for (;;)
+        {
+          j = (j + 1) & mask;
+          uint64_t w = tb->index[j];
+          if (!w)
+            return;
+          uint32_t home = (uint32_t) tb->hash[(uint32_t) w - 1] & mask;
+          /* W may move to I if its home is not in (I, J].  */
+          if (((j - home) & mask) >= ((j - i) & mask))
+            {
+              tb->index[i] = w;
+              i = j;
+              break;
+            }
+        }
+    }
+}
+
+/* The event's context has no entry in thread T's table: give it one, a
+   new one or, past N contexts, the one of the least count.  H is the
+   context's hash.  Return 0 if the event cannot be aggregated.  */
+static int __attribute__ ((noinline))
+cce_table_insert (struct cce_thread *t, unsigned tag, uint64_t site,
+                  uint64_t id, uint32_t nstack,
+                  const struct cce_log_frame *frames, uint32_t flags,
+                  uint64_t value, uint64_t h)
+{
+  struct cce_table *tb;
+  size_t size = sizeof (struct cce_log_entry)
+                + (size_t) nstack * sizeof (struct cce_log_frame);
+  if (nstack > (UINT32_MAX / 4 - sizeof (struct cce_log_entry))
+               / sizeof (struct cce_log_frame))
+    return 0;                   /* an entry's size is 32 bits */
+  for (;;)
+    {
+      tb = t->table;
+      if (!tb)
+        {
+          if (!cce_table_slow (t, size))
+            return 0;
+          continue;
+        }
+      struct cce_log_entry *old = NULL;
+      size_t need = size;
+      if (tb->ss.used == tb->ss.cap)
+        {
+          old = tb->entry[cce_ss_peek (&tb->ss)];
+          uint32_t room = cce_entry_room (old);
+          if (room >= nstack)
+            need = 0;
+          else
+            need = sizeof (struct cce_log_entry)
+                   + (size_t) (nstack > 2 * room ? nstack : 2 * room)
+                     * sizeof (struct cce_log_frame);
+        }
+      if ((size_t) (t->tabwin.limit - t->tabwin.next) < need)
+        {
+          if (!cce_table_slow (t, need))
+            return 0;
+          continue;
+        }
+      int replaced;
+      uint32_t slot = cce_ss_take (&tb->ss, &replaced);
+      struct cce_log_entry *e;
+      if (replaced)
+        {
+          cce_index_remove (tb, slot);
+          e = old;
+          /* Invalid first: a death from here on leaves a torn entry,
+             never a mix of two contexts.  */
+          if (need)
+            {
+              atomic_store_explicit ((_Atomic uint32_t *) &e->mark,
+                                     CCE_LOG_DEAD_MARK, memory_order_release);
+              e = NULL;
+            }
+          else
+            {
+              atomic_store_explicit ((_Atomic uint32_t *) &e->mark, 0,
+                                     memory_order_release);
+              cce_barrier ();
+            }
+        }
+      else
+        e = NULL;
+      if (!e)
+        {
+          e = (struct cce_log_entry *) t->tabwin.next;
+          t->tabwin.next += need;
+          e->size = (uint32_t) need;
+          cce_barrier ();
+        }
+      cce_entry_put (e, tag, site, id, nstack, frames, flags,
+                     tb->ss.count[slot], value, tb->ss.error[slot],
+                     t->number);
+      tb->entry[slot] = e;
+      cce_index_put (tb, slot, h);
+      return 1;
+    }
+}
+
 /* The frames of a record with an empty ccStack (whose base may be
    NULL).  */
 static const struct cce_log_frame cce_no_frames[1];
 
-/* Record TAG at log site SITE with the calling thread's context.  A
-   signal handler that interrupts this leaves the id and the entries below
-   the top as they were, and logs at the next level.  The fast path makes
-   no call, so it saves no register.  */
-static inline void
-cce_log_at (unsigned tag, uint64_t site)
+/* The record of an event of thread T at LEVEL (its level already raised)
+   at log site SITE with the context ID, NSTACK entries at FRAMES: TAG, and
+   VALUE if HAS_VALUE.  Then leave the level.  */
+static inline __attribute__ ((always_inline)) void
+cce_record_at (struct cce_thread *t, unsigned level, unsigned tag,
+               uint64_t site, uint64_t id, uint32_t nstack,
+               const struct cce_log_frame *frames, int has_value,
+               uint64_t value)
+{
+  size_t size = cce_record_size (nstack, has_value);
+  struct cce_window *w = &t->win[level < CCE_LOG_LEVELS ? level : 0];
+  char *p = w->next;
+  if (unlikely (level >= CCE_LOG_LEVELS
+                || (uintptr_t) p + size > (uintptr_t) w->limit))
+    {
+      cce_log_slow (t, level, tag, site, id, nstack, frames, has_value,
+                    value);
+      return;
+    }
+  struct cce_log_record r = { 0, tag, site, id, nstack, t->number };
+  cce_record_put (p, &r, frames, has_value, value);
+  w->next = p + size;
+  cce_barrier ();
+  t->level = level;
+}
+
+/* Aggregate mode, an event at level 0 of the calling thread: the
+   functions below take the event's tag, site and id, its ccStack FRAMES,
+   and NF, its number of frames with the entry flags (CCE_ENTRY_VALUE:
+   VALUE is the event's value) in the high half; six arguments, so that
+   each can hand the event on with a tail call, and the lookup that
+   finds the entry saves no register.  Each leaves the level.  */
+#define CCE_NF(nstack, flags) ((uint64_t) (nstack) | (uint64_t) (flags) << 32)
+
+/* The event's context has no entry yet, or the table is not made: give
+   it one, or log a record if it cannot be aggregated.  */
+static void __attribute__ ((noinline))
+cce_aggregate_miss (unsigned tag, uint64_t site, uint64_t id,
+                    const struct cce_log_frame *frames, uint64_t nf,
+                    uint64_t value)
+{
+  struct cce_thread *t = &cce_self;
+  uint32_t nstack = (uint32_t) nf, flags = (uint32_t) (nf >> 32);
+  uint64_t h = cce_context_hash (tag, site, id, nstack, frames, flags);
+  if (cce_table_insert (t, tag, site, id, nstack, frames, flags, value, h))
+    {
+      cce_barrier ();
+      t->level = 0;
+      return;
+    }
+  cce_record_at (t, 0, tag, site, id, nstack, frames,
+                 (flags & CCE_ENTRY_VALUE) != 0, value);
+}
+
+/* One more event of SLOT, whose entry is E, in a table that is a
+   Space-Saving summary.  */
+static void __attribute__ ((noinline))
+cce_aggregate_summary_hit (struct cce_table *tb, uint32_t slot,
+                           struct cce_log_entry *e, int has_value,
+                           uint64_t value)
+{
+  cce_ss_hit_summary (&tb->ss, slot);
+  e->count = tb->ss.count[slot];
+  if (has_value)
+    e->value += value;
+  cce_barrier ();
+  cce_self.level = 0;
+}
+
+/* One more event of the entry of the event's context.  */
+static void __attribute__ ((noinline))
+cce_aggregate_at (unsigned tag, uint64_t site, uint64_t id,
+                  const struct cce_log_frame *frames, uint64_t nf,
+                  uint64_t value)
+{
+  struct cce_thread *t = &cce_self;
+  uint32_t nstack = (uint32_t) nf, flags = (uint32_t) (nf >> 32);
+  uint64_t h = cce_context_hash (tag, site, id, nstack, frames, flags);
+  struct cce_table *tb = t->table;
+  if (likely (tb != NULL))
+    {
+      uint32_t i = (uint32_t) h & tb->mask;
+      uint64_t w;
+      while ((w = tb->index[i]) != 0)
+        {
+          if ((w >> 32) == (h >> 32))
+            {
+              uint32_t slot = (uint32_t) w - 1;
+              struct cce_log_entry *e = tb->entry[slot];
+              if (likely (cce_entry_is (e, tag, site, id, nstack, frames,
+                                        flags)))
+                {
+                  if (unlikely (tb->ss.summary))
+                    {
+                      cce_aggregate_summary_hit (tb, slot, e,
+                                                 flags & CCE_ENTRY_VALUE,
+                                                 value);
+                      return;
+                    }
+                  e->count = ++tb->ss.count[slot];
+                  if (flags & CCE_ENTRY_VALUE)
+                    e->value += value;
+                  cce_barrier ();
+                  t->level = 0;
+                  return;
+                }
+            }
+          i = (i + 1) & tb->mask;
+        }
+    }
+  cce_aggregate_miss (tag, site, id, frames, nf, value);
+}
+
+/* An event at log site SITE with the calling thread's context: a record
+   of TAG (and of VALUE if HAS_VALUE), or in aggregate mode one more
+   event of its entry.  A signal handler that interrupts this leaves the
+   id and the entries below the top as they were, and logs at the next
+   level.  The fast path of a record makes no call, so it saves no
+   register.  */
+static inline __attribute__ ((always_inline)) void
+cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value)
 {
   struct cce_thread *t = &cce_self;
   unsigned level = t->level;
@@ -671,35 +1197,42 @@ cce_log_at (unsigned tag, uint64_t site)
   const struct cce_log_frame *frames
     = nstack ? (const struct cce_log_frame *) (uintptr_t) base
              : cce_no_frames;
-  size_t size = sizeof (struct cce_log_record)
-                + (size_t) nstack * sizeof *frames;
-  struct cce_window *w = &t->win[level < CCE_LOG_LEVELS ? level : 0];
-  char *p = w->next;
-  if (unlikely (level >= CCE_LOG_LEVELS
-                || (uintptr_t) p + size > (uintptr_t) w->limit))
+  if (cce_aggregate && level == 0)
     {
-      cce_log_slow (t, level, tag, site, id, nstack, frames);
+      cce_aggregate_at (tag, site, id, frames,
+                        CCE_NF (nstack, has_value ? CCE_ENTRY_VALUE : 0),
+                        value);
       return;
     }
-  struct cce_log_record r = { 0, tag, site, id, nstack, t->number };
-  cce_record_put (p, &r, frames);
-  w->next = p + size;
-  cce_barrier ();
-  t->level = level;
+  cce_record_at (t, level, tag, site, id, nstack, frames, has_value, value);
 }
 
 /* cce_log (TAG) at the instrumented log site SITE.  */
 CCE_EXPORT void
 __cce_log_at_v5 (unsigned tag, uint64_t site)
 {
-  cce_log_at (tag, site);
+  cce_event_at (tag, site, 0, 0);
 }
 
 /* cce_log (TAG) from code the plugin did not rewrite: no site.  */
 CCE_EXPORT void
 cce_log (unsigned tag)
 {
-  cce_log_at (tag, CCE_SITE_NONE);
+  cce_event_at (tag, CCE_SITE_NONE, 0, 0);
+}
+
+/* cce_count (TAG, VALUE) at the instrumented log site SITE.  */
+CCE_EXPORT void
+__cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site)
+{
+  cce_event_at (tag, site, 1, value);
+}
+
+/* cce_count (TAG, VALUE) from code the plugin did not rewrite.  */
+CCE_EXPORT void
+cce_count (unsigned tag, uint64_t value)
+{
+  cce_event_at (tag, CCE_SITE_NONE, 1, value);
 }
 
 /* The record of an interrupted instruction (cce-format.h): TAG is
@@ -709,15 +1242,65 @@ cce_log (unsigned tag)
 void
 cce_log_pc (unsigned tag, uint64_t word)
 {
-  cce_log_at (tag, word);
+  cce_event_at (tag, word, 0, 0);
+}
+
+/* Print "cce: NAME=VALUE MSG" for a bad value of the environment
+   variable NAME.  */
+static void
+cce_bad_env (const char *name, const char *env, const char *msg)
+{
+  char what[256];
+  char *q = what, *end = what + sizeof what - 1;
+  const char *p;
+  cce_str_cat (&q, end, name);
+  cce_str_cat (&q, end, "=");
+  for (p = env; *p && q < end - 120; p++)
+    *q++ = *p;
+  if (*p)
+    cce_str_cat (&q, end, "...");
+  cce_str_cat (&q, end, msg);
+  *q = '\0';
+  cce_complain (what, NULL, 0);
+}
+
+/* CCE_MODE (log or aggregate) and CCE_MAX_CONTEXTS, at load time.  */
+void
+cce_log_init (void)
+{
+  const char *env = cce_getenv ("CCE_MODE");
+  if (env && *env)
+    {
+      if (strcmp (env, "aggregate") == 0)
+        cce_aggregate = 1;
+      else if (strcmp (env, "log") != 0)
+        cce_bad_env ("CCE_MODE", env,
+                     " is not a mode (log or aggregate); mode is log");
+    }
+  env = cce_getenv ("CCE_MAX_CONTEXTS");
+  if (env && *env)
+    {
+      unsigned long n = 0;
+      const char *p;
+      for (p = env; *p >= '0' && *p <= '9' && n <= CCE_MAX_CONTEXTS_LIMIT;
+           p++)
+        n = n * 10 + (unsigned long) (*p - '0');
+      if (*p || n < 1 || n > CCE_MAX_CONTEXTS_LIMIT)
+        cce_bad_env ("CCE_MAX_CONTEXTS", env,
+                     " is not a number of contexts (1 to 4194304);"
+                     " it is 65536");
+      else
+        cce_max_contexts = (uint32_t) n;
+    }
 }
 
 /* ------------------------------------------------------------------------
    Thread exit and fork.
    ------------------------------------------------------------------------ */
 
-/* Thread T exits (its signals are blocked): unmap its windows.  What it
-   logs later (other key destructors) goes to new ones.  */
+/* Thread T exits (its signals are blocked): unmap its windows and its
+   table (the entries are in the file).  What it logs later (other key
+   destructors) goes to new ones.  */
 void
 cce_log_thread_exit (struct cce_thread *t)
 {
@@ -726,6 +1309,7 @@ cce_log_thread_exit (struct cce_thread *t)
       cce_window_drop (&t->win[i]);
       t->win[i].chunks = 0;
     }
+  cce_table_drop (t, 1);
 }
 
 /* Signals blocked across fork by cce_log_fork_prepare.  */
@@ -791,6 +1375,7 @@ cce_log_fork_child (void)
       w->limit = NULL;
       w->chunks = 0;
     }
+  cce_table_drop (t, 0);
   if (cce_fd >= 0)
     close (cce_fd);
   cce_fd = -1;

@@ -46,6 +46,10 @@ struct cce_thread
                                    thread: the level of the next one */
   uint32_t number;              /* thread number, 0 = none yet */
   struct cce_window win[CCE_LOG_LEVELS];
+  /* CCE_MODE=aggregate (log.c): the thread's table, NULL until its first
+     event, and the window of its last span, where new entries go.  */
+  struct cce_table *table;
+  struct cce_window tabwin;
 
   /* The ccStack (runtime.c).  */
   struct cce_log_frame *region; /* the reservation, or NULL; the ccStack
@@ -85,10 +89,12 @@ CCE_HIDDEN void cce_str_cat (char **p, char *end, const char *s);
 CCE_HIDDEN void cce_complain (const char *what, const char *file, int err);
 CCE_HIDDEN const char *cce_getenv (const char *name);
 
-/* The log (log.c): the stamp of the program's dictionary (0: none); a
+/* The log (log.c): the stamp of the program's dictionary (0: none); its
+   mode, from the environment (CCE_MODE, CCE_MAX_CONTEXTS); a
    record of the instruction a signal interrupted; unmap thread T's
    windows as it exits; and the fork handlers, called by runtime.c's.  */
 CCE_HIDDEN uint64_t cce_dict_stamp (void);
+CCE_HIDDEN void cce_log_init (void);
 CCE_HIDDEN void cce_log_pc (unsigned tag, uint64_t word);
 CCE_HIDDEN void cce_log_thread_exit (struct cce_thread *t);
 CCE_HIDDEN void cce_log_fork_prepare (void);

@@ -477,6 +477,7 @@ cce_init (void)
      starts get theirs from the creator's entries).  */
   if (!CCE_TLS_WORD (CCE_TLS_TOP))
     CCE_TLS_WORD (CCE_TLS_TOP) = (uint64_t) (uintptr_t) cce_stack_grow (NULL);
+  cce_log_init ();
   cce_pc_init ();
   cce_crash_init ();
   cce_sample_init ();

@@ -28,6 +28,11 @@
 ## and e2e/crashcheck.awk checks the decoded records.  torn.sh kills a
 ## program under gdb at the store that would make its last record valid:
 ## the record must be skipped and counted, every other one decoded.
+## aggregate.sh runs e2e/aggregate.c (threads of events from many
+## contexts, cce_log and cce_count) with CCE_MODE=aggregate against
+## CCE_MODE=log: the same folded output and value sums; Space-Saving
+## bounds with a small CCE_MAX_CONTEXTS; the tables of a process killed
+## with SIGKILL; aggregated samples; bad CCE_MODE and CCE_MAX_CONTEXTS.
 ## nomap.sh gives the log a file system that cannot map it (an mmap shim,
 ## nomap.c): it is written as a stream, and every record decodes.
 ## coldunwind.sh runs e2e/coldunwind.c under gdb with e2e/coldunwind.py:
@@ -100,6 +105,7 @@ E2E_TESTS = \
 	e2e/logerr.sh \
 	e2e/enospc.sh \
 	e2e/torn.sh \
+	e2e/aggregate.sh \
 	e2e/nomap.sh \
 	e2e/coldunwind.sh \
 	e2e/pcstep.sh \
@@ -158,6 +164,7 @@ E2E_EXTRA = \
 	e2e/crash.sh \
 	e2e/crashcheck.awk \
 	e2e/death.c \
+	e2e/aggregate.c \
 	e2e/randomkill.c \
 	e2e/forkkill.c \
 	e2e/logerr.c \

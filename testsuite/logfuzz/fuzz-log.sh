@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz-log.sh -- the fuzz target of the log reader (fuzz-log.c).
 #
-# 1. Replays every saved input (logfuzz/corpus: logs of version 3, valid,
+# 1. Replays every saved input (logfuzz/corpus: logs of versions 3 and 4 (tables), valid,
 #    torn, cut short and damaged, and the inputs of past findings)
 #    through logfuzz/fuzz-log-replay, the target built like the decoder.
 # 2. When configure found libFuzzer, replays them through logfuzz/fuzz-log

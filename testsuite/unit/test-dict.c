@@ -1530,7 +1530,7 @@ test_log_bad_header (void **state)
   /* Other versions, in either byte order.  */
   for (int swap = 0; swap < 2; swap++)
     {
-      static const uint32_t versions[] = { 0, 1, 2, 4, 0x03000000 };
+      static const uint32_t versions[] = { 0, 1, 2, 5, 0x05000000 };
       for (size_t i = 0; i < sizeof versions / sizeof *versions; i++)
         {
           char msg[64];
@@ -1540,13 +1540,8 @@ test_log_bad_header (void **state)
                           W.g->stamp);
           /* The version is read in either byte order.  */
           snprintf (msg, sizeof msg, "unsupported log version %" PRIu32
-                    " (expected 3)", versions[i] == 0x03000000
-                    ? 3 : versions[i]);
-          if (versions[i] == 0x03000000)
-            {
-              lw_close (&w);
-              continue;
-            }
+                    " (expected 3 to 4)", versions[i] == 0x05000000
+                    ? 5 : versions[i]);
           expect_log_error (&w, CCED_E_LOG_VERSION, msg);
         }
     }
@@ -2244,6 +2239,203 @@ test_log_truncated_chunks (void **state)
       lw_close (&t);
     }
   lw_close (&w);
+}
+
+/* Write at OFF of W a table entry of SIZE bytes with MARK for THREAD: TAG
+   at context C, COUNT, VALUE, ERROR, FLAGS; only its first KEEP bytes
+   (all of it if KEEP is (size_t) -1).  */
+static void
+lw_entry (struct lw *w, size_t off, uint32_t mark, uint32_t size,
+          uint32_t thread, uint32_t tag, const struct ctx *c,
+          uint64_t count, uint64_t value, uint64_t error, uint32_t flags,
+          size_t keep)
+{
+  unsigned char buf[1024];
+  struct cce_log_entry e;
+  memset (buf, 0, sizeof buf);
+  memset (&e, 0, sizeof e);
+  e.mark = sw32 (w, mark);
+  e.size = sw32 (w, size);
+  e.tag = sw32 (w, tag);
+  e.nstack = sw32 (w, (uint32_t) c->nstack);
+  e.site = sw64 (w, c->site);
+  e.id = sw64 (w, c->id);
+  e.count = sw64 (w, count);
+  e.value = sw64 (w, value);
+  e.error = sw64 (w, error);
+  e.flags = sw32 (w, flags);
+  e.thread = sw32 (w, thread);
+  memcpy (buf, &e, sizeof e);
+  for (size_t i = 0; i < c->nstack; i++)
+    {
+      struct cce_log_frame f;
+      f.id = sw64 (w, c->stack[i].id);
+      f.site = sw64 (w, c->stack[i].site);
+      memcpy (buf + sizeof e + i * sizeof f, &f, sizeof f);
+    }
+  lw_put_at (w, off, buf, keep < size ? keep : size);
+}
+
+/* A value record (cce_count) of THREAD at context C at OFF; returns its
+   size.  */
+static size_t
+lw_value_record (struct lw *w, size_t off, uint32_t thread, uint32_t tag,
+                 const struct ctx *c, uint64_t value)
+{
+  unsigned char buf[256];
+  struct cce_log_record r;
+  uint64_t v = sw64 (w, value);
+  size_t size = sizeof r + sizeof v + c->nstack * sizeof (struct cce_log_frame);
+  memset (&r, 0, sizeof r);
+  r.mark = sw32 (w, CCE_LOG_VALUE_MARK);
+  r.thread = sw32 (w, thread);
+  r.tag = sw32 (w, tag);
+  r.site = sw64 (w, c->site);
+  r.id = sw64 (w, c->id);
+  r.nstack = sw32 (w, (uint32_t) c->nstack);
+  memcpy (buf, &r, sizeof r);
+  memcpy (buf + sizeof r, &v, sizeof v);
+  for (size_t i = 0; i < c->nstack; i++)
+    {
+      struct cce_log_frame f;
+      f.id = sw64 (w, c->stack[i].id);
+      f.site = sw64 (w, c->stack[i].site);
+      memcpy (buf + sizeof r + sizeof v + i * sizeof f, &f, sizeof f);
+    }
+  lw_put_at (w, off, buf, size);
+  return size;
+}
+
+/* The log of check_log_tables: a span with a value record, then a table
+   span of thread 1 (7 counters) with a valid entry, a dead one, a torn
+   one and a valid one with a value, then BAD (0: nothing) at the next
+   entry: 1 a size that is not one, 2 a count of 0, 3 more ccStack
+   entries than room.  */
+static void
+lw_tables (struct lw *w, const struct ctx *c, int bad)
+{
+  size_t off;
+  uint32_t e64 = sizeof (struct cce_log_entry);
+  lw_header (w);
+  off = lw_span (w, 1, 1, 0) + sizeof (struct cce_log_span);
+  lw_value_record (w, off, 1, 3, &c[0], 42);
+  off = lw_span (w, 1, 1, 7);
+  lw_span_header (w, off, CCE_LOG_TABLE_MARK, 1, 1, 7);
+  off += sizeof (struct cce_log_span);
+  lw_entry (w, off, CCE_LOG_ENTRY_MARK, e64, 1, 1, &c[0], 5, 0, 0, 0,
+            (size_t) -1);
+  off += e64;
+  lw_entry (w, off, CCE_LOG_DEAD_MARK, e64 + 32, 1, 1, &c[1], 3, 0, 0, 0,
+            (size_t) -1);
+  off += e64 + 32;
+  lw_entry (w, off, 0, e64 + 16, 1, 2, &c[2], 9, 0, 0, 0, 40);
+  off += e64 + 16;
+  lw_entry (w, off, CCE_LOG_ENTRY_MARK, e64 + 64, 1, 2, &c[3], 7, 99, 2,
+            CCE_ENTRY_VALUE, (size_t) -1);
+  off += e64 + 64;
+  if (bad == 1)
+    lw_entry (w, off, CCE_LOG_ENTRY_MARK, 12, 1, 1, &c[0], 1, 0, 0, 0,
+              (size_t) -1);
+  else if (bad == 2)
+    lw_entry (w, off, CCE_LOG_ENTRY_MARK, e64, 1, 1, &c[0], 0, 0, 0, 0,
+              (size_t) -1);
+  else if (bad == 3)
+    lw_entry (w, off, CCE_LOG_ENTRY_MARK, e64 + 16, 1, 1, &c[3], 1, 0, 0,
+              0, (size_t) -1);
+  lw_done (w);
+}
+
+static const char tables_records[] =
+  "1\t3\tmain;leaf\tvalue=42\n"
+  "1\t1\tmain;leaf\tcount=5\n"
+  "1\t2\tmain;rec;rec;rec\tcount=7\tvalue=99\n";
+
+/* Value records and tables (CCE_MODE=aggregate): the entries are
+   records with counts, the dead and torn ones skipped, the torn ones
+   counted; damage is CCED_E_CORRUPT after the entries before it.  */
+static void
+check_log_tables (int swap)
+{
+  struct ctx c[5];
+  struct lw w = lw_open_chunks (CHUNK);
+  struct cced_log_stats st;
+  struct cced_error e;
+  struct cced_log *log;
+  struct cced_record rec;
+  enum cced_errcode code;
+  char *out;
+  int r;
+
+  contexts (c);
+  w.swap = swap;
+  lw_tables (&w, c, 0);
+  out = run (w.f, CCED_FORMAT_RECORDS, &code, NULL, NULL);
+  assert_int_equal (code, CCED_OK);
+  assert_string_equal (out, tables_records);
+  free (out);
+  rewind (w.f);
+  out = run (w.f, CCED_FORMAT_FOLDED, &code, NULL, NULL);
+  assert_int_equal (code, CCED_OK);
+  assert_string_equal (out, "main;leaf 6\nmain;rec;rec;rec 7\n");
+  free (out);
+  rewind (w.f);
+  log = cced_log_fopen (w.f, "test.log", W.prog, &e);
+  assert_non_null (log);
+  while ((r = cced_log_next (log, &rec, &e)) > 0)
+    if (rec.count == 7)
+      {
+        assert_int_equal (rec.error, 2);
+        assert_int_equal (rec.value, 99);
+        assert_int_equal (rec.flags, CCED_RECORD_VALUE);
+        assert_int_equal (rec.nstack, 2);
+      }
+  assert_int_equal (r, 0);
+  cced_log_stats (log, &st);
+  assert_int_equal (st.records, 3);
+  assert_int_equal (st.entries, 2);
+  assert_int_equal (st.tables, 1);
+  assert_int_equal (st.counters, 7);
+  assert_int_equal (st.max_error, 2);
+  assert_int_equal (st.events, 13);
+  assert_int_equal (st.torn, 1);
+  cced_log_close (log);
+  lw_close (&w);
+
+  static const char *const msgs[] = { NULL, "bad size", "impossible counts",
+                                      "more ccStack entries than room" };
+  for (int bad = 1; bad <= 3; bad++)
+    {
+      char msg[CCED_ERRMSG_SIZE];
+      w = lw_open_chunks (CHUNK);
+      w.swap = swap;
+      lw_tables (&w, c, bad);
+      out = run (w.f, CCED_FORMAT_RECORDS, &code, msg, NULL);
+      assert_int_equal (code, CCED_E_CORRUPT);
+      assert_non_null (strstr (msg, msgs[bad]));
+      assert_string_equal (out, tables_records);
+      free (out);
+      lw_close (&w);
+    }
+
+  /* A version-3 log has neither.  */
+  w = lw_open_chunks (CHUNK);
+  w.swap = swap;
+  lw_header_full (&w, CCE_LOG_MAGIC, 3, CHUNK, W.g->stamp);
+  size_t off = lw_span (&w, 1, 1, 7);
+  lw_span_header (&w, off, CCE_LOG_TABLE_MARK, 1, 1, 7);
+  lw_done (&w);
+  out = run (w.f, CCED_FORMAT_RECORDS, &code, NULL, NULL);
+  assert_int_equal (code, CCED_E_CORRUPT);
+  free (out);
+  lw_close (&w);
+}
+
+static void
+test_log_tables (void **state)
+{
+  (void) state;
+  check_log_tables (0);
+  check_log_tables (1);
 }
 
 /* Damage gives CCED_E_CORRUPT after the records before it.  */
@@ -2958,6 +3150,7 @@ main (void)
     cmocka_unit_test (test_log_levels),
     cmocka_unit_test (test_log_truncated_chunks),
     cmocka_unit_test (test_log_corrupt),
+    cmocka_unit_test (test_log_tables),
     cmocka_unit_test (test_log_swapped_chunks),
     cmocka_unit_test (test_log_streaming_chunks),
     cmocka_unit_test (test_output_many_contexts),
