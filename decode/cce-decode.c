@@ -149,19 +149,27 @@ skipped_line (const struct cced_log *log, const char *name)
 
 /* Say on one line, when a table of LOG (named NAME) became a
    Space-Saving summary, how far its counts may be over.  */
-static void
-summary_line (const struct cced_log *log, const char *name)
+static int
+summary_text (const struct cced_log *log, char *msg, size_t size)
 {
   struct cced_log_stats st;
-  char msg[256];
 
   cced_log_stats (log, &st);
   if (!st.max_error)
-    return;
-  snprintf (msg, sizeof msg, "space-saving: %" PRIu32 " counters per"
+    return 0;
+  snprintf (msg, size, "space-saving: %" PRIu32 " counters per"
             " thread, counts may be over by at most %" PRIu64,
             st.counters, st.max_error);
-  error_line (name, msg);
+  return 1;
+}
+
+static void
+summary_line (const struct cced_log *log, const char *name)
+{
+  char msg[256];
+
+  if (summary_text (log, msg, sizeof msg))
+    error_line (name, msg);
 }
 
 /* Close the output; returns 0, or the errno of a failure.  */
@@ -372,8 +380,12 @@ decode_records (struct cced_log *log, struct cced_output *out,
     }
   else
     {
-      /* What was decoded is printed before the log's error.  */
-      if (cced_output_finish (out, &err) < 0)
+      /* What was decoded is printed before the log's error, with the
+         bound of the counts in a profile.  */
+      char msg[256];
+      if ((summary_text (log, msg, sizeof msg)
+           && cced_output_comment (out, msg, &err) < 0)
+          || cced_output_finish (out, &err) < 0)
         {
           if (err.code == CCED_E_WRITE)
             *werr = err.errnum;

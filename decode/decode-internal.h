@@ -96,9 +96,11 @@ int cced_profile_add (struct cced_profile *p, const void *path,
 /* Where the profile writers put their bytes: WRITE (CTX, BUF, N).  */
 typedef void cced_write_fn (void *ctx, const void *buf, size_t n);
 
-/* Write P as a gzip-compressed profile.proto of the program NAME.
-   Returns 0, or -1 with CCED_E_NOMEM.  */
+/* Write P as a gzip-compressed profile.proto of the program NAME, with
+   the NCOMMENTS lines COMMENTS as its comments.  Returns 0, or -1 with
+   CCED_E_NOMEM.  */
 int cced_profile_pprof (struct cced_profile *p, const char *name,
+                        char *const *comments, size_t ncomments,
                         cced_write_fn *write, void *ctx,
                         struct cced_error *err);
 /* Write P as a speedscope file of the program NAME.  Returns 0, or -1

@@ -346,6 +346,13 @@ void cced_output_set_depth (struct cced_output *out, size_t depth);
    inlined or not, is a frame of its own.  An incomplete path starts
    with the frame "[incomplete]" in both.  */
 
+/* Add TEXT, one line about the whole output (the bound of the counts of
+   a Space-Saving summary, say), to OUT: a pprof profile keeps it as a
+   comment (pprof -comments); the other formats leave it to the caller.
+   Returns 0, or -1 with CCED_E_NOMEM.  */
+int cced_output_comment (struct cced_output *out, const char *text,
+                         struct cced_error *err);
+
 /* Write what is pending (the folded table for CCED_FORMAT_FOLDED, the
    profile for CCED_FORMAT_PPROF and CCED_FORMAT_SPEEDSCOPE: written by
    the first call, and by a later one only if records came after) and

@@ -304,6 +304,8 @@ struct cced_output
   size_t depth;              /* frames kept of each path; 0: all */
   struct cced_profile *prof; /* pprof, speedscope */
   int prof_written;
+  char **comments;           /* cced_output_comment */
+  size_t ncomments;
 
   struct cced_output_stats stats;
 };
@@ -475,6 +477,9 @@ cced_output_free (struct cced_output *o)
   free (o->ftab);
   free (o->names);
   cced_profile_free (o->prof);
+  for (size_t i = 0; i < o->ncomments; i++)
+    free (o->comments[i]);
+  free (o->comments);
   arena_free (&o->narena);
   arena_free (&o->carena);
   arena_free (&o->farena);
@@ -1174,6 +1179,20 @@ profile_write (void *ctx, const void *buf, size_t n)
   out_write (ctx, buf, n);
 }
 
+int
+cced_output_comment (struct cced_output *o, const char *text,
+                     struct cced_error *err)
+{
+  char **v = realloc (o->comments, (o->ncomments + 1) * sizeof *v);
+  if (!v)
+    return nomem (err);
+  o->comments = v;
+  if (!(v[o->ncomments] = strdup (text)))
+    return nomem (err);
+  o->ncomments++;
+  return 0;
+}
+
 /* Write the profile of O, if it has samples or is the first one, and
    start a new one.  */
 static int
@@ -1188,7 +1207,8 @@ finish_profile (struct cced_output *o, struct cced_error *err)
   if (o->prof_written && !nsamples)
     return 0;
   if (o->fmt == CCED_FORMAT_PPROF)
-    r = cced_profile_pprof (o->prof, name, profile_write, o, err);
+    r = cced_profile_pprof (o->prof, name, o->comments, o->ncomments,
+                            profile_write, o, err);
   else
     r = cced_profile_speedscope (o->prof, name, profile_write, o, err);
   if (r < 0)

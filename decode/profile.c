@@ -431,7 +431,7 @@ enum
 {
   PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3,
   PROFILE_LOCATION = 4, PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6,
-  PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12,
+  PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12, PROFILE_COMMENT = 13,
   PROFILE_DEFAULT_SAMPLE_TYPE = 14,
   VALUETYPE_TYPE = 1, VALUETYPE_UNIT = 2,
   SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
@@ -549,6 +549,7 @@ gzip_out (const unsigned char *buf, size_t n, cced_write_fn *write,
 
 int
 cced_profile_pprof (struct cced_profile *p, const char *name,
+                    char *const *comments, size_t ncomments,
                     cced_write_fn *write, void *ctx, struct cced_error *err)
 {
   struct writer w;
@@ -708,6 +709,9 @@ cced_profile_pprof (struct cced_profile *p, const char *name,
   cced_pb_uint (&m, VALUETYPE_UNIT, string_id (&w, "count", 5));
   cced_pb_message (&out, PROFILE_PERIOD_TYPE, &m);
   cced_pb_uint (&out, PROFILE_PERIOD, 1);
+  for (size_t i = 0; i < ncomments; i++)
+    cced_pb_uint (&out, PROFILE_COMMENT,
+                  string_id (&w, comments[i], strlen (comments[i])));
   /* What pprof shows first: the events (not the last type, its
      default).  */
   cced_pb_uint (&out, PROFILE_DEFAULT_SAMPLE_TYPE,

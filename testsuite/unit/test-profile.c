@@ -300,6 +300,10 @@ static const struct rec_spec RECS[] = {
 };
 #define NRECS (sizeof RECS / sizeof *RECS)
 
+/* A line that output adds to its output with cced_output_comment, or
+   NULL.  */
+static const char *comment;
+
 /* The output of RECS in FMT, cut to DEPTH frames, in a new buffer of
    *LEN bytes.  */
 static char *
@@ -332,6 +336,8 @@ output (enum cced_format fmt, size_t depth, size_t *len)
       if (cced_output_record (out, &rec, &e) < 0)
         fail_msg ("%s", e.msg);
     }
+  if (comment && cced_output_comment (out, comment, &e) < 0)
+    fail_msg ("%s", e.msg);
   if (cced_output_finish (out, &e) < 0)
     fail_msg ("%s", e.msg);
   cced_output_free (out);
@@ -407,6 +413,8 @@ struct pprof
   } funcs[16];
   size_t nfuncs;
   uint64_t default_type;
+  uint64_t comments[4];
+  size_t ncomments;
 };
 
 /* Read the packed varints (or one varint V) of a field into OUT[*N].  */
@@ -520,6 +528,9 @@ parse_pprof (const unsigned char *p, size_t n, struct pprof *pp)
         assert_true (pp->nstrings < 64);
         pp->strings[pp->nstrings++] = strndup ((const char *) data, len);
         break;
+      case 13:                  /* comment */
+        read_packed (data, len, v, pp->comments, &pp->ncomments, 4);
+        break;
       case 14:
         pp->default_type = v;
         break;
@@ -571,6 +582,7 @@ test_pprof (void **state)
   parse_pprof (raw, len, &pp);
   assert_true (pp.nstrings > 0);
   assert_string_equal (pp.strings[0], "");
+  assert_int_equal (pp.ncomments, 0);
   assert_int_equal (pp.ntypes, 2);
   assert_string_equal (pp.strings[pp.types[0][0]], "events");
   assert_string_equal (pp.strings[pp.types[0][1]], "count");
@@ -623,6 +635,34 @@ test_pprof (void **state)
   free (gz);
 }
 
+/* A comment of the output (the bound of a Space-Saving summary) is a
+   comment of the profile.  */
+static void
+test_pprof_comment (void **state)
+{
+  size_t gzlen, len;
+  char *gz;
+  unsigned char *raw;
+  struct pprof pp;
+  (void) state;
+
+  comment = "space-saving: 8 counters per thread, counts may be over by"
+            " at most 3";
+  gz = output (CCED_FORMAT_PPROF, 0, &gzlen);
+  comment = NULL;
+  raw = gunzip ((unsigned char *) gz, gzlen, &len);
+  parse_pprof (raw, len, &pp);
+  assert_int_equal (pp.ncomments, 1);
+  assert_true (pp.comments[0] < pp.nstrings);
+  assert_string_equal (pp.strings[pp.comments[0]],
+                       "space-saving: 8 counters per thread, counts may be"
+                       " over by at most 3");
+  for (size_t k = 0; k < pp.nstrings; k++)
+    free (pp.strings[k]);
+  free (raw);
+  free (gz);
+}
+
 static void
 test_speedscope (void **state)
 {
@@ -668,6 +708,7 @@ main (void)
     cmocka_unit_test (test_roundtrip),
     cmocka_unit_test_setup_teardown (test_folded_counts, setup, teardown),
     cmocka_unit_test_setup_teardown (test_pprof, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_pprof_comment, setup, teardown),
     cmocka_unit_test_setup_teardown (test_speedscope, setup, teardown),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
