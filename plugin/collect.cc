@@ -25,6 +25,90 @@ source_name (tree decl)
   return lang_hooks.decl_printable_name (decl, 0);
 }
 
+/* The mangled C++ symbol that DECL's assembler name holds, without the
+   suffix GCC adds to clones and local copies (".constprop.0", ".part.0",
+   ".cold", ".lto_priv.0"), or "" if it has none set (a C function, or an
+   abstract constructor no body was emitted for).  Mangled names never
+   contain '.'.  */
+static std::string
+mangled_symbol (tree decl)
+{
+  if (!HAS_DECL_ASSEMBLER_NAME_P (decl) || !DECL_ASSEMBLER_NAME_SET_P (decl))
+    return "";
+  const char *name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME_RAW (decl));
+  if (name[0] == '*')
+    name++;
+  if (strncmp (name, "_Z", 2) != 0)
+    return "";
+  return std::string (name, strcspn (name, "."));
+}
+
+/* The symbols of the source functions named so far, so that the
+   dictionary and the PC map name each one alike.  */
+static std::map<tree, std::string> symbols;
+
+/* The mangled symbols of the source functions of every function the
+   call graph knows, for those whose own declaration carries none: a
+   constructor's declaration stands for its complete and base variants
+   (C1, C2), each a function with its own symbol.  */
+static std::map<tree, std::string> variant_symbols;
+
+/* The name the dictionary gives the source function of FNDECL (a body's
+   decl or an inlined function's): a C++ function's mangled symbol, for
+   the decoder to demangle, else its name as the programmer wrote it.
+   Constructors and destructors get one of their variants' symbols: all
+   of them demangle to the one source name.  */
+const char *
+func_symbol (tree fndecl)
+{
+  tree src = source_decl (fndecl);
+  auto it = symbols.find (src);
+  if (it != symbols.end ())
+    return it->second.c_str ();
+  std::string sym = mangled_symbol (src);
+  int guard = 0;
+  for (tree d = fndecl; sym.empty () && d && guard++ < 100;
+       d = DECL_ABSTRACT_ORIGIN (d) != d ? DECL_ABSTRACT_ORIGIN (d) : NULL)
+    sym = mangled_symbol (d);
+  if (sym.empty ())
+    {
+      if (variant_symbols.empty ())
+        {
+          cgraph_node *node;
+          FOR_EACH_FUNCTION (node)
+            {
+              std::string v = mangled_symbol (node->decl);
+              tree s = source_decl (node->decl);
+              if (!v.empty () && !variant_symbols.count (s))
+                variant_symbols[s] = v;
+            }
+          variant_symbols[NULL_TREE] = "";
+        }
+      auto v = variant_symbols.find (src);
+      if (v != variant_symbols.end ())
+        sym = v->second;
+    }
+  if (sym.empty ())
+    sym = source_name (src);
+  return symbols.emplace (src, sym).first->second.c_str ();
+}
+
+/* Is FNDECL a function GCC made to run the static initializers of a
+   C++ unit (__static_initialization_and_destruction_0), or a wrapper of
+   such (_GLOBAL__sub_I_...): no frame of the source.  */
+bool
+hidden_function_p (tree fndecl)
+{
+  fndecl = source_decl (fndecl);
+  if (!DECL_ARTIFICIAL (fndecl))
+    return false;
+  if (DECL_STATIC_CONSTRUCTOR (fndecl) || DECL_STATIC_DESTRUCTOR (fndecl))
+    return true;
+  return DECL_NAME (fndecl)
+         && startswith (IDENTIFIER_POINTER (DECL_NAME (fndecl)),
+                        "__static_initialization_and_destruction");
+}
+
 /* The name of external function FNDECL as the program calls it: its
    symbol (GOMP_parallel, not __builtin_GOMP_parallel).  */
 static const char *
@@ -43,7 +127,7 @@ func_of (collector &c, tree fndecl)
   if (it != c.funcs.end ())
     return it->second;
   expanded_location xl = expand_location (DECL_SOURCE_LOCATION (src));
-  uint32_t f = cce_graph_func (c.g, source_name (src),
+  uint32_t f = cce_graph_func (c.g, func_symbol (fndecl),
                                xl.file ? xl.file : "", xl.line);
   c.funcs[src] = f;
   return f;
@@ -183,6 +267,10 @@ frames_at (cgraph_node *node, tree block, location_t loc)
              || bl == DECL_SOURCE_LOCATION (source_decl (origin)))
             && source_decl (origin) == source_decl (enclosing_function (b,
                                                                    node)))
+          continue;
+        /* GCC's static initialization of a unit, inlined into its
+           wrapper: no frame of the source.  */
+        if (hidden_function_p (origin))
           continue;
         chain.push_back ({ origin, loc });
         loc = BLOCK_SOURCE_LOCATION (b);
@@ -502,10 +590,9 @@ collect_graph (collector &c)
       if (node->split_part)
         flags |= CCE_NODE_SPLIT_PART;
       /* GCC's own wrapper of several constructors or destructors
-         (_sub_I_65535_0): not a frame of the source.  */
-      if (DECL_ARTIFICIAL (node->decl)
-          && (DECL_STATIC_CONSTRUCTOR (node->decl)
-              || DECL_STATIC_DESTRUCTOR (node->decl)))
+         (_sub_I_65535_0), a C++ unit's static initialization: not a
+         frame of the source.  */
+      if (hidden_function_p (node->decl))
         flags |= CCE_NODE_HIDDEN;
       uint32_t n = cce_graph_node (c.g, func_of (c, node->decl), flags);
       c.nodes[node] = n;
