@@ -468,6 +468,33 @@ add_guesses (collector &c, site_info &si)
   c.guessed_sites++;
 }
 
+/* The function that the resx statement STMT (the end of a cleanup, whose
+   exception goes on) becomes a call of when GCC lowers it after this
+   pass: _Unwind_Resume where the exception leaves the function, the
+   failure function (std::terminate) of the must-not-throw region it is
+   in; NULL for any other statement, and for a resx that becomes a jump to
+   another landing pad of the function.  Such a call is one out of the
+   program that calls back: the unwinder runs the cleanups of the callers
+   (which restore their own id at their landing pads) and may call
+   std::terminate, whose handler runs in the function's context.  */
+static const char *
+resx_callee (gimple *stmt)
+{
+  if (gimple_code (stmt) != GIMPLE_RESX)
+    return NULL;
+  int lp = lookup_stmt_eh_lp (stmt);
+  tree fn = NULL_TREE;
+  if (lp == 0)
+    fn = builtin_decl_explicit (BUILT_IN_UNWIND_RESUME);
+  else if (lp < 0)
+    {
+      eh_region r = get_eh_region_from_lp_number (lp);
+      if (r && r->type == ERT_MUST_NOT_THROW)
+        fn = r->u.must_not_throw.failure_decl;
+    }
+  return fn ? external_name (fn) : NULL;
+}
+
 /* Record the call sites of NODE's body.  */
 static void
 collect_sites (collector &c, cgraph_node *node)
@@ -497,6 +524,15 @@ collect_sites (collector &c, cgraph_node *node)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
       {
+        if (const char *resume = resx_callee (gsi_stmt (gsi)))
+          {
+            uint32_t site = cce_graph_site (c.g, n, CCE_SITE_EXTERNAL,
+                                            cce_graph_string (c.g, resume),
+                                            0.0);
+            add_frames (c, node, site, gsi_stmt (gsi));
+            c.sites.push_back ({ node, gsi_stmt (gsi), site, {} });
+            continue;
+          }
         gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
         if (!call || gimple_call_internal_p (call))
           continue;
