@@ -62,6 +62,10 @@
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
+	e2e/cxx.sh \
+	e2e/cxxexc.sh \
+	e2e/cxxthread.sh \
+	e2e/cxxsplit.sh \
 	e2e/inline.sh \
 	e2e/clones.sh \
 	e2e/recursion.sh \
@@ -113,6 +117,13 @@ E2E_EXTRA = \
 	e2e/gen-bigprog.sh \
 	e2e/gen-overflow.sh \
 	e2e/multi_tu.h \
+	e2e/cxx.h \
+	e2e/cxx.cc \
+	e2e/cxx_b.cc \
+	e2e/cxx_c.c \
+	e2e/cxxexc.cc \
+	e2e/cxxthread.cc \
+	e2e/cxxsplit.cc \
 	e2e/multi_tu.c \
 	e2e/multi_tu_b.c \
 	e2e/multi_tu_c.c \
