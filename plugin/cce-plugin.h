@@ -96,6 +96,7 @@ std::vector<cce_frame_at> frames_at (cgraph_node *node, tree block,
 const char *source_name (tree decl);
 const char *func_symbol (tree fndecl);
 bool hidden_function_p (tree fndecl);
+tree thunk_target (tree fndecl);
 bool is_runtime (tree fndecl);
 void collect_graph (collector &c);
 

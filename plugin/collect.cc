@@ -43,6 +43,60 @@ mangled_symbol (tree decl)
   return std::string (name, strcspn (name, "."));
 }
 
+/* Skip the call offset of a thunk's symbol at S[*P] (after its 'h' or
+   'v'): "[n]N_" or "[n]N_[n]N_".  False if it is not one.  */
+static bool
+skip_call_offset (const std::string &s, size_t *p, char kind)
+{
+  for (int k = 0; k < (kind == 'v' ? 2 : 1); k++)
+    {
+      if (*p < s.size () && s[*p] == 'n')
+        ++*p;
+      size_t start = *p;
+      while (*p < s.size () && ISDIGIT (s[*p]))
+        ++*p;
+      if (*p == start || *p >= s.size () || s[*p] != '_')
+        return false;
+      ++*p;
+    }
+  return true;
+}
+
+/* The function that FNDECL is a thunk of, if it is one: a C++ thunk
+   adjusts the object pointer (_ZTh..., _ZTv...) or also the returned one
+   (_ZTc...) and goes on to the function it stands for, whose symbol ends
+   its own.  A thunk is no frame of its own; NULL_TREE if FNDECL is none
+   or its function is not in the call graph.  */
+tree
+thunk_target (tree fndecl)
+{
+  std::string sym = mangled_symbol (fndecl);
+  if (sym.size () < 5 || sym.compare (0, 3, "_ZT") != 0
+      || !strchr ("hvc", sym[3]))
+    return NULL_TREE;
+  size_t p = 4;
+  if (sym[3] == 'c')
+    {
+      for (int k = 0; k < 2; k++)
+        {
+          if (p >= sym.size () || (sym[p] != 'h' && sym[p] != 'v'))
+            return NULL_TREE;
+          char kind = sym[p++];
+          if (!skip_call_offset (sym, &p, kind))
+            return NULL_TREE;
+        }
+    }
+  else if (!skip_call_offset (sym, &p, sym[3]))
+    return NULL_TREE;
+  std::string target = "_Z" + sym.substr (p);
+  symtab_node *t = symtab_node::get_for_asmname (get_identifier
+                                                   (target.c_str ()));
+  cgraph_node *cn = t ? dyn_cast<cgraph_node *> (t) : NULL;
+  if (!cn)
+    return NULL_TREE;
+  return cn->ultimate_alias_target ()->decl;
+}
+
 /* The symbols of the source functions named so far, so that the
    dictionary and the PC map name each one alike.  */
 static std::map<tree, std::string> symbols;
@@ -61,6 +115,8 @@ static std::map<tree, std::string> variant_symbols;
 const char *
 func_symbol (tree fndecl)
 {
+  if (tree t = thunk_target (fndecl))
+    fndecl = t;
   tree src = source_decl (fndecl);
   auto it = symbols.find (src);
   if (it != symbols.end ())
@@ -122,6 +178,8 @@ external_name (tree fndecl)
 static uint32_t
 func_of (collector &c, tree fndecl)
 {
+  if (tree t = thunk_target (fndecl))
+    fndecl = t;
   tree src = source_decl (fndecl);
   auto it = c.funcs.find (src);
   if (it != c.funcs.end ())
@@ -277,6 +335,15 @@ frames_at (cgraph_node *node, tree block, location_t loc)
       }
   chain.push_back ({ node->decl, loc });
   std::reverse (chain.begin (), chain.end ());
+  /* A thunk is its function's frame (func_of): the function inlined into
+     it is that frame, not another one.  */
+  tree target = thunk_target (node->decl);
+  if (target && chain.size () >= 2
+      && source_decl (chain[1].fn) == source_decl (target))
+    {
+      chain[1].fn = node->decl;
+      chain.erase (chain.begin ());
+    }
   return chain;
 }
 
@@ -630,6 +697,12 @@ collect_graph (collector &c)
          frame of the source.  */
       if (hidden_function_p (node->decl))
         flags |= CCE_NODE_HIDDEN;
+      /* A thunk that calls its function: that call is the frame.  (One
+         that holds a copy of it, or has it inlined, is the frame.)  */
+      if (tree target = thunk_target (node->decl))
+        for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+          if (e->callee->ultimate_alias_target ()->decl == target)
+            flags |= CCE_NODE_HIDDEN;
       uint32_t n = cce_graph_node (c.g, func_of (c, node->decl), flags);
       c.nodes[node] = n;
       if (TREE_PUBLIC (node->decl) && !node->split_part

@@ -54,6 +54,62 @@ struct Circle : Shape
   }
 };
 
+/* Two bases: a call through the second one goes through a thunk that
+   adjusts the pointer (no frame of the source).  */
+struct Named
+{
+  virtual ~Named () {}
+  virtual int name () const = 0;
+};
+
+struct Both : Sq, Named
+{
+  explicit Both (int x) : Sq (x) {}
+  int name () const override
+  {
+    cce_log (17);
+    return s;
+  }
+};
+
+__attribute__ ((noinline)) static int
+ask (const Named *n)
+{
+  return n->name ();
+}
+
+/* The program's own global operator new and delete, logging while
+   counting is on.  */
+static bool counting;
+static int *volatile kept;
+
+void *
+operator new (std::size_t n)
+{
+  if (counting)
+    cce_log (18);
+  void *p = std::malloc (n ? n : 1);
+  if (!p)
+    throw std::bad_alloc ();
+  return p;
+}
+
+void
+operator delete (void *p) noexcept
+{
+  if (counting)
+    cce_log (19);
+  std::free (p);
+}
+
+void
+operator delete (void *p, std::size_t) noexcept
+{
+  if (counting)
+    cce_log (19);
+  std::free (p);
+}
+
 template <typename T>
 __attribute__ ((noinline)) T
 twice (T x)
@@ -115,6 +171,16 @@ main ()
     Sq local (3);
     sink = local.area ();
   }
+
+  {
+    Both both (5);
+    sink = ask (&both);
+  }
+  counting = true;
+  kept = new int (7);
+  sink = *kept;
+  delete kept;
+  counting = false;
 
   sink = twice (1);
   sink = (int) twice (2.5);
