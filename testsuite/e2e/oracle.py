@@ -122,12 +122,21 @@ def symbol_name(frame):
 
 
 def frame_name(frame):
-    """FRAME's function as the records name it: its symbol demangled
-    without parameters (c++filt -p), a C function's plain name."""
+    """FRAME's function as the records name it: a C++ function's symbol
+    demangled without parameters (c++filt -p), a C function's name as gdb
+    has it (a GNU C nested function's symbol is inner.0, its name inner)."""
     name = symbol_name(frame)
-    if name is None:
-        name = frame.name()
-    return demangle(name) if name else "??"
+    if name is not None and name.startswith("_Z"):
+        return demangle(name)
+    fn = frame.function()
+    if fn is not None:
+        # A function of C++ that is not mangled (main, extern "C"): gdb
+        # adds its parameters to the name, the symbol has none.
+        if name is not None and "(" in fn.name:
+            return name
+        return fn.name
+    name = frame.name()
+    return name if name else "??"
 
 
 def hidden_frame(frame):
