@@ -1,9 +1,10 @@
 // cxx.cc -- C++ under cce, against gdb: virtual calls, std::function,
 // std::sort with a lambda, function templates, constructors and
 // destructors (complete, base, deleting), a class's operator new and
-// delete, static initialization and the destructors of static objects at
-// exit, a template and an inline function of a header in two units, and a
-// C unit calling back through an extern "C" pointer.
+// delete and the program's own global ones, static initialization and the
+// destructors of static objects at exit, a virtual call through a second
+// base (a thunk), a template and an inline function of a header in two
+// units, and a C unit calling back through an extern "C" pointer.
 #include <algorithm>
 #include <cstdlib>
 #include <functional>

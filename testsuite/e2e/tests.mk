@@ -5,7 +5,8 @@
 ## built with the plugin at -O1/-O2/-O3, with and without LTO partitioning,
 ## its decoded log compared with the contexts gdb sees in an -O0 build
 ## (e2e/oracle.py; e2e/oracle-early.py for ctors, which logs before
-## main).  bigprog's and overflow's sources are generated at test time by
+## main).  cxx, cxxexc, cxxthread and cxxsplit are C++ programs, built
+## with g++ (cxx with a C unit too).  bigprog's and overflow's sources are generated at test time by
 ## e2e/gen-bigprog.sh and e2e/gen-overflow.sh.  nonlto links an object
 ## built without -flto (e2e/nonlto_ext.c).  shlib links a shared library
 ## built with cce (e2e/shlib_lib.c) and one built without (e2e/shlib_mid.c);
