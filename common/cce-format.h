@@ -24,6 +24,16 @@
                              with '\\' written "\\\\" and newline "\\n".
      f NAME FILE LINE        source-level function: NAME and FILE are
                              string numbers, LINE decimal (0 = unknown).
+                             NAME is the function's symbol: the plain
+                             name of a C function, the mangled (assembler)
+                             name of a C++ one ("_Z..."), without the
+                             suffix of a clone (".constprop.0", ".part.0",
+                             ".cold"), one of its variants' for a
+                             constructor or destructor (C1, C2, D0...: all
+                             demangle to the same name).  The decoder
+                             shows a mangled NAME demangled: without its
+                             parameter list in records and folded
+                             (Sq::area, twice<int>), with it in text.
      n FUNC FLAGS NUMCC ROOT node of the call graph (a function body GCC
                              emitted, clones included): FUNC its source
                              function, FLAGS hex (CCE_NODE_*), NUMCC the
@@ -228,8 +238,10 @@
 
      NAME '\t' FILE '\t' LINE '\t' COL
 
-   The first frame is the body's source function, as the dictionary names
-   it ('f' line of the node), with the location in it of the call to the
+   NAME is a function's symbol, as the 'f' lines of the dictionary name
+   it (mangled for C++).  The first frame is the body's source function,
+   as the dictionary names it ('f' line of the node), with the location
+   in it of the call to the
    next frame; the frames after it are inlined; the last frame's location
    is the instruction's own.  The same text as the frames of a 'c' line.
 
@@ -276,7 +288,7 @@
 
 #include <stdint.h>
 
-#define CCE_DICT_VERSION 3
+#define CCE_DICT_VERSION 4
 #define CCE_DICT_MAGIC "cce-dict"
 
 /* Node flags.  */
@@ -285,7 +297,8 @@
 #define CCE_NODE_SPLIT_PART 0x2 /* a part split off its source function
                                    (f.part.N): not a frame of its own */
 #define CCE_NODE_HIDDEN 0x4     /* made by GCC, not in the source (the
-                                   wrapper of several constructors): its
+                                   wrapper of several constructors, a C++
+                                   unit's static initialization): its
                                    frames are left out of paths */
 #define CCE_NODE_MAIN 0x8       /* an entry only as the program's start
                                    (main, its address never taken): no

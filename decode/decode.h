@@ -283,7 +283,9 @@ int cced_decode (struct cced_decoder *d, const struct cced_record *rec,
 void cced_decoder_set_thread_origin (struct cced_decoder *d, int on);
 
 /* Name of a frame of a decoded path: its source function or the external
-   function, or "[thread]" or "[signal]" (never NULL).  */
+   function, or "[thread]" or "[signal]" (never NULL).  A C++ function's
+   name is its mangled symbol, as the dictionary has it; the outputs
+   demangle it.  */
 const char *cced_frame_name (const struct cce_graph *g,
                              const struct cce_path_frame *f);
 

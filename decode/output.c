@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libiberty/demangle.h>
+
 #include "cce-abi.h"
 #include "cce-format.h"
 #include "cce-core.h"
@@ -368,10 +370,33 @@ make_names (struct cced_output *o)
     {
       const char *s = g->strings[i] ? g->strings[i] : "";
       size_t n = strlen (s);
+      char *dm;
       if (n == 0)
         {
           s = "??";
           n = 2;
+        }
+      else if (s[0] == '_' && s[1] == 'Z'
+               && (dm = cplus_demangle (s, DMGL_ANSI | DMGL_VERBOSE
+                                           | (o->fmt == CCED_FORMAT_TEXT
+                                              ? DMGL_PARAMS | DMGL_RET_DROP : 0))))
+        {
+          /* A C++ symbol: its source name, with the parameter list
+             (and no return type) in the text format, as gdb's
+             backtrace shows it, without it in the others, as c++filt
+             -p prints it.  */
+          n = strlen (dm);
+          char *c = arena_alloc (&o->narena, n + 1);
+          if (!c)
+            {
+              free (dm);
+              return -1;
+            }
+          for (size_t k = 0; k <= n; k++)
+            c[k] = ((unsigned char) dm[k] < 0x20 && dm[k]) || dm[k] == 0x7f
+                   ? '?' : dm[k];
+          free (dm);
+          s = c;
         }
       else if (needs_sanitizing (s))
         {
@@ -801,8 +826,8 @@ trace_name (const struct cced_output *o, const struct cced_record *rec)
   if (site == CCE_NONE || g->sites[site].kind != CCE_SITE_TRACE)
     return NULL;
   s = &g->sites[site];
-  return graph_string (g, g->funcs[g->frames[s->first_frame + s->nframes
-                                             - 1].func].name);
+  site = g->funcs[g->frames[s->first_frame + s->nframes - 1].func].name;
+  return site < o->nnames ? o->names[site].s : NULL;
 }
 
 /* The names of the signals (as this machine numbers them).  */

@@ -95,6 +95,9 @@ struct cce_frame_at
 std::vector<cce_frame_at> frames_at (cgraph_node *node, tree block,
                                      location_t loc);
 const char *source_name (tree decl);
+const char *func_symbol (tree fndecl);
+bool hidden_function_p (tree fndecl);
+tree thunk_target (tree fndecl);
 bool is_runtime (tree fndecl);
 bool is_cce_log (tree fndecl);
 void collect_graph (collector &c);

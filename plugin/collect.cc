@@ -25,6 +25,146 @@ source_name (tree decl)
   return lang_hooks.decl_printable_name (decl, 0);
 }
 
+/* The mangled C++ symbol that DECL's assembler name holds, without the
+   suffix GCC adds to clones and local copies (".constprop.0", ".part.0",
+   ".cold", ".lto_priv.0"), or "" if it has none set (a C function, or an
+   abstract constructor no body was emitted for).  Mangled names never
+   contain '.'.  */
+static std::string
+mangled_symbol (tree decl)
+{
+  if (!HAS_DECL_ASSEMBLER_NAME_P (decl) || !DECL_ASSEMBLER_NAME_SET_P (decl))
+    return "";
+  const char *name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME_RAW (decl));
+  if (name[0] == '*')
+    name++;
+  if (strncmp (name, "_Z", 2) != 0)
+    return "";
+  return std::string (name, strcspn (name, "."));
+}
+
+/* Skip the call offset of a thunk's symbol at S[*P] (after its 'h' or
+   'v'): "[n]N_" or "[n]N_[n]N_".  False if it is not one.  */
+static bool
+skip_call_offset (const std::string &s, size_t *p, char kind)
+{
+  for (int k = 0; k < (kind == 'v' ? 2 : 1); k++)
+    {
+      if (*p < s.size () && s[*p] == 'n')
+        ++*p;
+      size_t start = *p;
+      while (*p < s.size () && ISDIGIT (s[*p]))
+        ++*p;
+      if (*p == start || *p >= s.size () || s[*p] != '_')
+        return false;
+      ++*p;
+    }
+  return true;
+}
+
+/* The function that FNDECL is a thunk of, if it is one: a C++ thunk
+   adjusts the object pointer (_ZTh..., _ZTv...) or also the returned one
+   (_ZTc...) and goes on to the function it stands for, whose symbol ends
+   its own.  A thunk is no frame of its own; NULL_TREE if FNDECL is none
+   or its function is not in the call graph.  */
+tree
+thunk_target (tree fndecl)
+{
+  std::string sym = mangled_symbol (fndecl);
+  if (sym.size () < 5 || sym.compare (0, 3, "_ZT") != 0
+      || !strchr ("hvc", sym[3]))
+    return NULL_TREE;
+  size_t p = 4;
+  if (sym[3] == 'c')
+    {
+      for (int k = 0; k < 2; k++)
+        {
+          if (p >= sym.size () || (sym[p] != 'h' && sym[p] != 'v'))
+            return NULL_TREE;
+          char kind = sym[p++];
+          if (!skip_call_offset (sym, &p, kind))
+            return NULL_TREE;
+        }
+    }
+  else if (!skip_call_offset (sym, &p, sym[3]))
+    return NULL_TREE;
+  std::string target = "_Z" + sym.substr (p);
+  symtab_node *t = symtab_node::get_for_asmname (get_identifier
+                                                   (target.c_str ()));
+  cgraph_node *cn = t ? dyn_cast<cgraph_node *> (t) : NULL;
+  if (!cn)
+    return NULL_TREE;
+  return cn->ultimate_alias_target ()->decl;
+}
+
+/* The symbols of the source functions named so far, so that the
+   dictionary and the PC map name each one alike.  */
+static std::map<tree, std::string> symbols;
+
+/* The mangled symbols of the source functions of every function the
+   call graph knows, for those whose own declaration carries none: a
+   constructor's declaration stands for its complete and base variants
+   (C1, C2), each a function with its own symbol.  */
+static std::map<tree, std::string> variant_symbols;
+
+/* The name the dictionary gives the source function of FNDECL (a body's
+   decl or an inlined function's): a C++ function's mangled symbol, for
+   the decoder to demangle, else its name as the programmer wrote it.
+   Constructors and destructors get one of their variants' symbols: all
+   of them demangle to the one source name.  */
+const char *
+func_symbol (tree fndecl)
+{
+  if (tree t = thunk_target (fndecl))
+    fndecl = t;
+  tree src = source_decl (fndecl);
+  auto it = symbols.find (src);
+  if (it != symbols.end ())
+    return it->second.c_str ();
+  std::string sym = mangled_symbol (src);
+  int guard = 0;
+  for (tree d = fndecl; sym.empty () && d && guard++ < 100;
+       d = DECL_ABSTRACT_ORIGIN (d) != d ? DECL_ABSTRACT_ORIGIN (d) : NULL)
+    sym = mangled_symbol (d);
+  if (sym.empty ())
+    {
+      if (variant_symbols.empty ())
+        {
+          cgraph_node *node;
+          FOR_EACH_FUNCTION (node)
+            {
+              std::string v = mangled_symbol (node->decl);
+              tree s = source_decl (node->decl);
+              if (!v.empty () && !variant_symbols.count (s))
+                variant_symbols[s] = v;
+            }
+          variant_symbols[NULL_TREE] = "";
+        }
+      auto v = variant_symbols.find (src);
+      if (v != variant_symbols.end ())
+        sym = v->second;
+    }
+  if (sym.empty ())
+    sym = source_name (src);
+  return symbols.emplace (src, sym).first->second.c_str ();
+}
+
+/* Is FNDECL a function GCC made to run the static initializers of a
+   C++ unit (__static_initialization_and_destruction_0), or a wrapper of
+   such (_GLOBAL__sub_I_...): no frame of the source.  */
+bool
+hidden_function_p (tree fndecl)
+{
+  fndecl = source_decl (fndecl);
+  if (!DECL_ARTIFICIAL (fndecl))
+    return false;
+  if (DECL_STATIC_CONSTRUCTOR (fndecl) || DECL_STATIC_DESTRUCTOR (fndecl))
+    return true;
+  return DECL_NAME (fndecl)
+         && startswith (IDENTIFIER_POINTER (DECL_NAME (fndecl)),
+                        "__static_initialization_and_destruction");
+}
+
 /* The name of external function FNDECL as the program calls it: its
    symbol (GOMP_parallel, not __builtin_GOMP_parallel).  */
 static const char *
@@ -38,12 +178,14 @@ external_name (tree fndecl)
 static uint32_t
 func_of (collector &c, tree fndecl)
 {
+  if (tree t = thunk_target (fndecl))
+    fndecl = t;
   tree src = source_decl (fndecl);
   auto it = c.funcs.find (src);
   if (it != c.funcs.end ())
     return it->second;
   expanded_location xl = expand_location (DECL_SOURCE_LOCATION (src));
-  uint32_t f = cce_graph_func (c.g, source_name (src),
+  uint32_t f = cce_graph_func (c.g, func_symbol (fndecl),
                                xl.file ? xl.file : "", xl.line);
   c.funcs[src] = f;
   return f;
@@ -184,11 +326,24 @@ frames_at (cgraph_node *node, tree block, location_t loc)
             && source_decl (origin) == source_decl (enclosing_function (b,
                                                                    node)))
           continue;
+        /* GCC's static initialization of a unit, inlined into its
+           wrapper: no frame of the source.  */
+        if (hidden_function_p (origin))
+          continue;
         chain.push_back ({ origin, loc });
         loc = BLOCK_SOURCE_LOCATION (b);
       }
   chain.push_back ({ node->decl, loc });
   std::reverse (chain.begin (), chain.end ());
+  /* A thunk is its function's frame (func_of): the function inlined into
+     it is that frame, not another one.  */
+  tree target = thunk_target (node->decl);
+  if (target && chain.size () >= 2
+      && source_decl (chain[1].fn) == source_decl (target))
+    {
+      chain[1].fn = node->decl;
+      chain.erase (chain.begin ());
+    }
   return chain;
 }
 
@@ -382,6 +537,33 @@ add_guesses (collector &c, site_info &si)
   c.guessed_sites++;
 }
 
+/* The function that the resx statement STMT (the end of a cleanup, whose
+   exception goes on) becomes a call of when GCC lowers it after this
+   pass: _Unwind_Resume where the exception leaves the function, the
+   failure function (std::terminate) of the must-not-throw region it is
+   in; NULL for any other statement, and for a resx that becomes a jump to
+   another landing pad of the function.  Such a call is one out of the
+   program that calls back: the unwinder runs the cleanups of the callers
+   (which restore their own id at their landing pads) and may call
+   std::terminate, whose handler runs in the function's context.  */
+static const char *
+resx_callee (gimple *stmt)
+{
+  if (gimple_code (stmt) != GIMPLE_RESX)
+    return NULL;
+  int lp = lookup_stmt_eh_lp (stmt);
+  tree fn = NULL_TREE;
+  if (lp == 0)
+    fn = builtin_decl_explicit (BUILT_IN_UNWIND_RESUME);
+  else if (lp < 0)
+    {
+      eh_region r = get_eh_region_from_lp_number (lp);
+      if (r && r->type == ERT_MUST_NOT_THROW)
+        fn = r->u.must_not_throw.failure_decl;
+    }
+  return fn ? external_name (fn) : NULL;
+}
+
 /* Record the call sites of NODE's body.  */
 static void
 collect_sites (collector &c, cgraph_node *node)
@@ -411,6 +593,15 @@ collect_sites (collector &c, cgraph_node *node)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
       {
+        if (const char *resume = resx_callee (gsi_stmt (gsi)))
+          {
+            uint32_t site = cce_graph_site (c.g, n, CCE_SITE_EXTERNAL,
+                                            cce_graph_string (c.g, resume),
+                                            0.0);
+            add_frames (c, node, site, gsi_stmt (gsi));
+            c.sites.push_back ({ node, gsi_stmt (gsi), site, {} });
+            continue;
+          }
         gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
         if (!call || gimple_call_internal_p (call))
           continue;
@@ -504,11 +695,16 @@ collect_graph (collector &c)
       if (node->split_part)
         flags |= CCE_NODE_SPLIT_PART;
       /* GCC's own wrapper of several constructors or destructors
-         (_sub_I_65535_0): not a frame of the source.  */
-      if (DECL_ARTIFICIAL (node->decl)
-          && (DECL_STATIC_CONSTRUCTOR (node->decl)
-              || DECL_STATIC_DESTRUCTOR (node->decl)))
+         (_sub_I_65535_0), a C++ unit's static initialization: not a
+         frame of the source.  */
+      if (hidden_function_p (node->decl))
         flags |= CCE_NODE_HIDDEN;
+      /* A thunk that calls its function: that call is the frame.  (One
+         that holds a copy of it, or has it inlined, is the frame.)  */
+      if (tree target = thunk_target (node->decl))
+        for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+          if (e->callee->ultimate_alias_target ()->decl == target)
+            flags |= CCE_NODE_HIDDEN;
       uint32_t n = cce_graph_node (c.g, func_of (c, node->decl), flags);
       c.nodes[node] = n;
       if (TREE_PUBLIC (node->decl) && !node->split_part

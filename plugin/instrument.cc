@@ -619,7 +619,8 @@ site_has_code (const struct cce_site *s, gimple *stmt)
 {
   if (!s->dead)
     return true;
-  return stmt && (gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
+  return stmt && is_gimple_call (stmt)
+         && (gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
 }
 
 /* Does the code of site SI (call CALL, with code) compare the pointer
@@ -1080,8 +1081,9 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
          !gsi_end_p (gsi) && !pin; gsi_next (&gsi))
-      if (is_gimple_call (gsi_stmt (gsi))
-          && gimple_call_noreturn_p (gsi_stmt (gsi)))
+      if ((is_gimple_call (gsi_stmt (gsi))
+           && gimple_call_noreturn_p (gsi_stmt (gsi)))
+          || gimple_code (gsi_stmt (gsi)) == GIMPLE_RESX)
         pin = true;
   basic_block entry_bb = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun));
   basic_block load_bb = NULL;
@@ -1095,7 +1097,8 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
           const struct cce_site *s = &g->sites[fc.c.sites[i].site];
           if (!stmt || !site_has_code (s, stmt))
             continue;
-          if (gimple_call_flags (stmt) & ECF_RETURNS_TWICE)
+          if (!is_gimple_call (stmt)
+              || (gimple_call_flags (stmt) & ECF_RETURNS_TWICE))
             at_entry = true;
           if (s->kind == CCE_SITE_LOG || s->kind == CCE_SITE_TRACE
               || (s->kind == CCE_SITE_DIRECT && s->av == 0
@@ -1168,6 +1171,23 @@ emit_sites (function_code &fc)
       const site_info &si = fc.c.sites[i];
       if (!si.stmt)
         continue;               /* a trace site (7) */
+      if (!is_gimple_call (si.stmt))
+        {
+          /* A resx that becomes a call out of the program (collect.cc,
+             resx_callee): the push of a noreturn call before it.  */
+          if (site_has_code (&fc.c.g->sites[si.site], si.stmt))
+            {
+              gimple *p = gimple_build_call (cce_rt[CCE_RT_PUSH], 3, fc.id,
+                                             u64_cst (CCE_SITE_WORD
+                                                      (fc.c.key, si.site)),
+                                             u64_cst (cce_site_entry
+                                                      (fc.c.g, si.site)));
+              gimple_set_location (p, gimple_location (si.stmt));
+              gimple_stmt_iterator gsi = gsi_for_stmt (si.stmt);
+              gsi_insert_before (&gsi, p, GSI_SAME_STMT);
+            }
+          continue;
+        }
       gcall *call = as_a<gcall *> (si.stmt);
       if (!site_has_code (&fc.c.g->sites[si.site], call))
         continue;

@@ -591,7 +591,7 @@ location_text (cgraph_node *node, tree block, location_t locus)
       expanded_location xl = expand_location (f.loc);
       if (!out.empty ())
         out += '\n';
-      add_escaped (out, source_name (source_decl (f.fn)));
+      add_escaped (out, func_symbol (f.fn));
       out += '\t';
       add_escaped (out, xl.file ? xl.file : "");
       out += '\t';

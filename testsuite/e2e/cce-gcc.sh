@@ -7,7 +7,9 @@
 #      response files without the link flags; links with them, also
 #      -shared and links of objects built without -flto;
 #   2. one error line and exit 1 for a missing cce, a compiler that is not
-#      GCC 12, a missing plugin;
+#      GCC 12, a missing plugin; cce-g++ (the same script) builds a C++
+#      program whose log decodes with C++ names, and names CCE_REAL_CXX
+#      in its error;
 #   3. a tiny autoconf configure (when autoconf is there: a header, a
 #      function and a library probe) and a tiny CMake project (when cmake
 #      is there) with CC=cce-gcc build the example
@@ -148,6 +150,33 @@ decoded () {
   diff "$ex/hello.expected" "$1/got" | sed 's/^/  /'
   return 1
 }
+
+# ---- cce-g++: the same script, running g++ ----------------------------------
+gxx=$CCE_BUILDDIR/driver/cce-g++
+if [ -f "$gxx" ] && command -v g++ > /dev/null 2>&1; then
+  mkdir gxx && cat > gxx/sq.cc <<'CC'
+#include <cce.h>
+struct Sq { int s; int area () const { cce_log (1); return s * s; } };
+template <typename T> __attribute__ ((noinline)) T twice (T x)
+{ cce_log (2); return x + x; }
+int main () { Sq q { 3 }; twice (1); twice (2.0); return q.area () == 9 ? 0 : 1; }
+CC
+  printf '1\t2\tmain;twice<int>\n1\t2\tmain;twice<double>\n1\t1\tmain;Sq::area\n' \
+    > gxx/want
+  if (cd gxx && sh "$gxx" -O2 sq.cc -o sq > cc.log 2>&1 &&
+      CCE_LOG=sq.log ./sq && "$CCE_DECODE" --format=records sq sq.log > got) &&
+     cmp -s gxx/want gxx/got; then
+    ok "cce-g++: a C++ program decodes with its C++ names"
+  else
+    bad "cce-g++: a C++ program"; cat gxx/cc.log gxx/got 2>/dev/null | sed 's/^/  /'
+  fi
+  if ! CCE_REAL_CXX=/nonexistent/g++ sh "$gxx" -c gxx/sq.cc -o gxx/x.o \
+       2> err && grep -q "^cce-g++: cannot run.*CCE_REAL_CXX" err; then
+    ok "cce-g++: CCE_REAL_CXX chooses the compiler"
+  else
+    bad "cce-g++: CCE_REAL_CXX"; sed 's/^/  /' err
+  fi
+fi
 
 # ---- 3. build systems ------------------------------------------------------
 if command -v autoconf > /dev/null 2>&1; then

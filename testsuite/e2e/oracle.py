@@ -13,6 +13,13 @@
 #
 # PATH is the source functions root first joined by ';', the last one the
 # caller of cce_log.  Inlined frames (always_inline at -O0) are frames.
+# A frame is named by its function's symbol, as c++filt -p prints it: a C
+# function's name, a C++ function's symbol demangled without parameters
+# (Sq::area, twice<int>, main::{lambda(int, int)#1}::operator()), every
+# variant of a constructor or destructor the one source name (Sq::Sq);
+# GCC's functions that run a C++ unit's static initialization
+# (_GLOBAL__sub_I_..., __static_initialization_and_destruction_0) are no
+# frames.
 # Frames of code outside the program (libc, ld.so, the signal trampoline)
 # are external: the external frames at the outer end (_start,
 # __libc_start_main, start_thread, clone3, ...) are dropped, and every run
@@ -39,6 +46,7 @@
 
 import os
 import re
+import subprocess
 import sys
 
 import gdb
@@ -70,12 +78,74 @@ def is_internal(frame):
     return fn is not None
 
 
+_demangled = {}
+
+
+def demangle(name):
+    """NAME as c++filt -p prints it: a C++ symbol demangled without its
+    parameter list (Sq::area, twice<int>); any other name as it is."""
+    if not name.startswith("_Z"):
+        return name
+    if name not in _demangled:
+        try:
+            res = subprocess.run(["c++filt", "-p", name], check=True,
+                                 stdout=subprocess.PIPE,
+                                 universal_newlines=True)
+            _demangled[name] = res.stdout.strip() or name
+        except (OSError, subprocess.CalledProcessError):
+            _demangled[name] = name
+    return _demangled[name]
+
+
+def symbol_name(frame):
+    """The symbol of FRAME's function: for a frame of its own, the
+    minimal symbol at the start of its function (the mangled name of a
+    C++ function, the variant C1, C2, D0... it is); for an inlined one,
+    its linkage name; None if none is known."""
+    fn = frame.function()
+    if fn is None:
+        return None
+    if frame.type() == gdb.NORMAL_FRAME:
+        try:
+            b = frame.block()
+            while b is not None and b.function is None:
+                b = b.superblock
+            if b is not None:
+                out = gdb.execute("info symbol %#x" % b.start,
+                                  to_string=True)
+                m = re.match(r"(\S+) in section ", out)
+                if m:
+                    return m.group(1)
+        except (gdb.error, RuntimeError):
+            pass
+    return fn.linkage_name or fn.name
+
+
 def frame_name(frame):
+    """FRAME's function as the records name it: a C++ function's symbol
+    demangled without parameters (c++filt -p), a C function's name as gdb
+    has it (a GNU C nested function's symbol is inner.0, its name inner)."""
+    name = symbol_name(frame)
+    if name is not None and name.startswith("_Z"):
+        return demangle(name)
     fn = frame.function()
     if fn is not None:
+        # A function of C++ that is not mangled (main, extern "C"): gdb
+        # adds its parameters to the name, the symbol has none.
+        if name is not None and "(" in fn.name:
+            return name
         return fn.name
     name = frame.name()
     return name if name else "??"
+
+
+def hidden_frame(frame):
+    """Is FRAME one of GCC's functions that run a C++ unit's static
+    initialization (_GLOBAL__sub_I_..., __static_initialization_and_
+    destruction_0): no function of the source."""
+    name = frame_name(frame)
+    return (name.startswith("_GLOBAL__sub_I_")
+            or name.startswith("__static_initialization_and_destruction"))
 
 
 def program_function(name):
@@ -114,8 +184,19 @@ def called_function(caller):
         if not (asm.startswith("call") or asm.startswith("bl")):
             continue
         m = re.search(r"<([^>+@]+)(@plt)?(\+\d+)?>", asm)
-        if m and not m.group(3):
+        if m and not m.group(3) and not re.search(r"[ (]", m.group(1)):
             return m.group(1)
+        # gdb's disassembly demangles C++ names, and their '<' '>' and
+        # '+' defeat the pattern: the symbol at the call's target.
+        m = re.match(r"(?:call|bl)\w*\s+(0x[0-9a-f]+)\b", asm)
+        if m:
+            try:
+                out = gdb.execute("info symbol %s" % m.group(1),
+                                  to_string=True)
+            except gdb.error:
+                return None
+            m = re.match(r"([^\s@]+)(@plt)? in section ", out)
+            return m.group(1) if m else None
     return None
 
 
@@ -124,7 +205,7 @@ def external_name(run, caller):
     of the program that called into the outermost of them."""
     name = called_function(caller) if caller is not None else None
     if name:
-        return name
+        return demangle(name)
     # Fall back on gdb's name of the outermost external frame.
     name = frame_name(run[-1])
     name = re.sub(r"^__GI_+", "", name)
@@ -152,16 +233,18 @@ def context(start):
     while i < n:
         f, internal = frames[i]
         if internal:
-            path.append(frame_name(f))
+            if not hidden_frame(f):
+                path.append(frame_name(f))
             i += 1
             # A call out of the program straight into a frame of the
             # program: the external function tail-called it (or jumped),
             # and left no frame of its own.
             if (i < n and frames[i][1] and f.type() == gdb.NORMAL_FRAME):
                 called = called_function(frames[i][0])
-                if (called and called != frame_name(f)
+                if (called and called != symbol_name(f)
+                        and demangle(called) != frame_name(f)
                         and not program_function(called)):
-                    path.append(called)
+                    path.append(demangle(called))
             continue
         j = i
         while j < n and not frames[j][1]:
@@ -273,6 +356,9 @@ def main():
                 # (a program that walks its environment, like a shell,
                 # must do the same work in both runs).
                 "set startup-with-shell off",
+                # Symbols as the program's code has them (info symbol
+                # gives the mangled names of C++ functions).
+                "set print demangle off",
                 "unset environment LINES",
                 "unset environment COLUMNS",
                 "unset environment CCE_ORACLE_OUT",

@@ -35,7 +35,8 @@ skip () { echo "SKIP: $name: $*"; exit 77; }
 hard () { echo "ERROR: $name: $*"; exit 1; }
 
 # ---- the test programs --------------------------------------------------
-# srcs: sources relative to $here; libs: extra link flags; cmp: exact or
+# srcs: sources relative to $here (and -x options, passed on); cxx: a C++
+# program, built with g++ ($CXX); libs: extra link flags; cmp: exact or
 # threads; gen: generator to run (sources then come from its output);
 # cflags: extra flags for the compiles and links of both builds; xsrcs:
 # sources (relative to $here) compiled to objects with plain "$CC -O2 -c"
@@ -50,7 +51,7 @@ hard () { echo "ERROR: $name: $*"; exit 1; }
 # trace: functions traced with -fplugin-arg-cce-trace in the cce builds,
 # and breakpoints of the oracle.  more: variants added to the default
 # ones (see below).
-libs= cmp=exact gen= cflags= xsrcs= early= solibs= trace= more=
+libs= cmp=exact gen= cflags= xsrcs= early= solibs= trace= more= cxx=
 case $name in
   multi_tu)  srcs="multi_tu.c multi_tu_b.c multi_tu_c.c" more=O2:default:gc ;;
   inline)    srcs=inline.c ;;
@@ -78,8 +79,19 @@ case $name in
              solibs="cceshl:shlib_lib.c ccemid:shlib_mid.c:plain" ;;
   shlibguess) srcs=shlibguess.c solibs="ccesg:shlibguess_lib.c" ;;
   shlibquiet) srcs=shlibquiet.c solibs="ccesg:shlibguess_lib.c" ;;
+  cxx)       srcs="cxx.cc cxx_b.cc -xc cxx_c.c -xnone" cxx=1 early=1 ;;
+  cxxexc)    srcs=cxxexc.cc cxx=1 ;;
+  cxxthread) srcs=cxxthread.cc cxx=1 libs=-pthread cmp=threads ;;
+  cxxsplit)  srcs=cxxsplit.cc cxx=1 ;;
   *)         hard "unknown test program '$name'" ;;
 esac
+
+# C++ programs build with g++, in both builds (cce-cc runs $CC); a source
+# list may switch the language of the sources after it (-xc ... -xnone).
+if [ -n "$cxx" ]; then
+  CC=${CXX:-g++}
+  export CC
+fi
 
 # ---- what we need ---------------------------------------------------------
 [ -n "$GDB" ] || skip "no gdb (GDB is empty)"
@@ -116,7 +128,12 @@ if [ -n "$gen" ]; then
   extra_cflags="$extra_cflags -I$tmp/src"
 else
   set --
-  for s in $srcs; do set -- "$@" "$here/$s"; done
+  for s in $srcs; do
+    case $s in
+      -*) set -- "$@" "$s" ;;
+      *)  set -- "$@" "$here/$s" ;;
+    esac
+  done
 fi
 # "$@" is now the list of sources.
 

@@ -5,7 +5,8 @@
 ## built with the plugin at -O1/-O2/-O3, with and without LTO partitioning,
 ## its decoded log compared with the contexts gdb sees in an -O0 build
 ## (e2e/oracle.py; e2e/oracle-early.py for ctors, which logs before
-## main).  bigprog's and overflow's sources are generated at test time by
+## main).  cxx, cxxexc, cxxthread and cxxsplit are C++ programs, built
+## with g++ (cxx with a C unit too).  bigprog's and overflow's sources are generated at test time by
 ## e2e/gen-bigprog.sh and e2e/gen-overflow.sh.  nonlto links an object
 ## built without -flto (e2e/nonlto_ext.c).  shlib links a shared library
 ## built with cce (e2e/shlib_lib.c) and one built without (e2e/shlib_mid.c);
@@ -71,6 +72,10 @@
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
+	e2e/cxx.sh \
+	e2e/cxxexc.sh \
+	e2e/cxxthread.sh \
+	e2e/cxxsplit.sh \
 	e2e/inline.sh \
 	e2e/clones.sh \
 	e2e/recursion.sh \
@@ -124,6 +129,13 @@ E2E_EXTRA = \
 	e2e/gen-bigprog.sh \
 	e2e/gen-overflow.sh \
 	e2e/multi_tu.h \
+	e2e/cxx.h \
+	e2e/cxx.cc \
+	e2e/cxx_b.cc \
+	e2e/cxx_c.c \
+	e2e/cxxexc.cc \
+	e2e/cxxthread.cc \
+	e2e/cxxsplit.cc \
 	e2e/multi_tu.c \
 	e2e/multi_tu_b.c \
 	e2e/multi_tu_c.c \

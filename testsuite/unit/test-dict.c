@@ -362,8 +362,11 @@ test_dict_bad_version (void **state)
   expect_bad_text (t, W.len, "version 1", "version");
   t[9] = '2';                          /* cce-dict 2: before folding */
   expect_bad_text (t, W.len, "version 2", "version");
-  t[9] = '4';                          /* cce-dict 4 */
-  expect_bad_text (t, W.len, "version 4", "version");
+  t[9] = '3';                          /* cce-dict 3: C++ functions by
+                                          their plain names */
+  expect_bad_text (t, W.len, "version 3", "version");
+  t[9] = '5';                          /* cce-dict 5 */
+  expect_bad_text (t, W.len, "version 5", "version");
   t[9] = 'x';
   expect_bad_text (t, W.len, "version x", NULL);
   free (t);
