@@ -93,6 +93,12 @@ int cced_profile_add (struct cced_profile *p, const void *path,
                       uint32_t thread, uint32_t tag, const char *tagname,
                       uint64_t count, uint64_t value, int has_value);
 
+/* The name a frame shows for the symbol or name RAW (output.c): a C++
+   symbol demangled, with its parameter list and without its return type
+   when PARAMS, else RAW; control characters as '?'.  A new string (free
+   it), NULL when out of memory.  */
+char *cced_display_name (const char *raw, int params);
+
 /* Where the profile writers put their bytes: WRITE (CTX, BUF, N).  */
 typedef void cced_write_fn (void *ctx, const void *buf, size_t n);
 

@@ -351,8 +351,29 @@ out_check (struct cced_output *o, struct cced_error *err)
   return 0;
 }
 
-/* The names of G's strings that O has no name of yet, ready for
-   output.  */
+char *
+cced_display_name (const char *raw, int params)
+{
+  char *dm = NULL, *c;
+
+  if (!raw || !*raw)
+    raw = "??";
+  if (raw[0] == '_' && raw[1] == 'Z')
+    dm = cplus_demangle (raw, DMGL_ANSI | DMGL_VERBOSE
+                              | (params ? DMGL_PARAMS | DMGL_RET_DROP : 0));
+  c = dm ? dm : strdup (raw);
+  if (c)
+    for (char *q = c; *q; q++)
+      if ((unsigned char) *q < 0x20 || *q == 0x7f)
+        *q = '?';
+  return c;
+}
+
+/* The names of the strings of the graph that are new since the last
+   call, as the format of O shows them (cced_display_name: with the
+   parameter lists of C++ functions in the text format, as gdb's
+   backtrace shows them, without them in the others, as c++filt -p
+   prints them).  Returns 0, or -1 when out of memory.  */
 static int
 make_names (struct cced_output *o)
 {
@@ -370,42 +391,24 @@ make_names (struct cced_output *o)
     {
       const char *s = g->strings[i] ? g->strings[i] : "";
       size_t n = strlen (s);
-      char *dm;
       if (n == 0)
         {
           s = "??";
           n = 2;
         }
-      else if (s[0] == '_' && s[1] == 'Z'
-               && (dm = cplus_demangle (s, DMGL_ANSI | DMGL_VERBOSE
-                                           | (o->fmt == CCED_FORMAT_TEXT
-                                              ? DMGL_PARAMS | DMGL_RET_DROP : 0))))
+      else if ((s[0] == '_' && s[1] == 'Z') || needs_sanitizing (s))
         {
-          /* A C++ symbol: its source name, with the parameter list
-             (and no return type) in the text format, as gdb's
-             backtrace shows it, without it in the others, as c++filt
-             -p prints it.  */
+          char *dm = cced_display_name (s, o->fmt == CCED_FORMAT_TEXT);
+          char *c;
+          if (!dm)
+            return -1;
           n = strlen (dm);
-          char *c = arena_alloc (&o->narena, n + 1);
-          if (!c)
-            {
-              free (dm);
-              return -1;
-            }
-          for (size_t k = 0; k <= n; k++)
-            c[k] = ((unsigned char) dm[k] < 0x20 && dm[k]) || dm[k] == 0x7f
-                   ? '?' : dm[k];
+          c = arena_alloc (&o->narena, n + 1);
+          if (c)
+            memcpy (c, dm, n + 1);
           free (dm);
-          s = c;
-        }
-      else if (needs_sanitizing (s))
-        {
-          char *c = arena_alloc (&o->narena, n + 1);
           if (!c)
             return -1;
-          for (size_t k = 0; k <= n; k++)
-            c[k] = ((unsigned char) s[k] < 0x20 && s[k]) || s[k] == 0x7f
-                   ? '?' : s[k];
           s = c;
         }
       o->names[i].s = s;

@@ -42,7 +42,7 @@ struct ientry
 {
   uint64_t hash;
   size_t id;
-  uint64_t a, b, c;          /* what the table's user keeps */
+  uint64_t a, b, c, d;       /* what the table's user keeps */
   char *str;
   size_t len;                /* of KEY, in bytes */
   uint32_t key[];
@@ -274,8 +274,10 @@ struct writer
 {
   struct cced_profile *p;
   struct itab strings;       /* pprof's string table */
-  struct itab funcs;         /* key: kind, index; a: name, b: file (string
-                                ids), c: first line, str: the name */
+  struct itab funcs;         /* key: kind, index; a: name, b: file, d:
+                                system name (string ids), c: first line,
+                                str: the name */
+  int params;                /* names with C++ parameter lists */
   uint32_t *words;           /* scratch */
   size_t awords;
   int oom;
@@ -295,21 +297,6 @@ string_id (struct writer *w, const char *s, size_t len)
   return e->id;
 }
 
-/* S with control characters replaced by '?', as the line formats print
-   it, in a new string; "??" for an empty or missing name.  */
-static char *
-clean_name (const char *s)
-{
-  char *c;
-  if (!s || !*s)
-    s = "??";
-  c = strdup (s);
-  if (c)
-    for (char *q = c; *q; q++)
-      if ((unsigned char) *q < 0x20 || *q == 0x7f)
-        *q = '?';
-  return c;
-}
 
 /* The function of the frame F (NULL: the "[incomplete]" pseudo-frame)
    in W: its entry, made with its name, file and first line on first
@@ -347,7 +334,10 @@ func_of (struct writer *w, const struct cce_path_frame *f)
     {
       const char *file = NULL;
       uint32_t line = 0;
-      e->str = clean_name (f ? cced_frame_name (g, f) : "[incomplete]");
+      /* pprof's name has the parameter list of a C++ function, its
+         system name the symbol.  */
+      const char *raw = f ? cced_frame_name (g, f) : "[incomplete]";
+      e->str = cced_display_name (raw, w->params);
       if (!e->str)
         {
           w->oom = 1;
@@ -361,6 +351,8 @@ func_of (struct writer *w, const struct cce_path_frame *f)
             file = f->file != CCE_NONE ? graph_string (g, f->file) : NULL;
         }
       e->a = string_id (w, e->str, strlen (e->str));
+      e->d = raw && raw[0] == '_' && raw[1] == 'Z'
+             ? string_id (w, raw, strlen (raw)) : e->a;
       e->b = file && *file ? string_id (w, file, strlen (file)) : 0;
       e->c = line;
     }
@@ -570,6 +562,7 @@ cced_profile_pprof (struct cced_profile *p, const char *name,
   memset (&m, 0, sizeof m);
   memset (&sub, 0, sizeof sub);
   w.p = p;
+  w.params = 1;
 
   string_id (&w, "", 0);
   /* Sample types: events, and the sum of values where records have
@@ -695,7 +688,7 @@ cced_profile_pprof (struct cced_profile *p, const char *name,
       m.n = 0;
       cced_pb_uint (&m, FUNCTION_ID, f->id + 1);
       cced_pb_uint (&m, FUNCTION_NAME, f->a);
-      cced_pb_uint (&m, FUNCTION_SYSTEM_NAME, f->a);
+      cced_pb_uint (&m, FUNCTION_SYSTEM_NAME, f->d);
       if (f->b)
         cced_pb_uint (&m, FUNCTION_FILENAME, f->b);
       if (f->c)
