@@ -24,8 +24,8 @@
 #   --workdir DIR    where binaries and logs go (default BUILDDIR/bench/work)
 #   --builddir DIR   the cce build tree (default: the tree this script is in)
 #   --cce-flags FLAGS  plugin options for the cce builds of the call-heavy
-#                    programs (run, build), e.g. "-fplugin-arg-cce-async
-#                    -fplugin-arg-cce-observe-all"
+#                    programs (run, build), e.g.
+#                    "-fplugin-arg-cce-observe-all"
 #   --help
 # BENCH_QUICK=1 in the environment is the same as --quick.
 #
@@ -580,13 +580,14 @@ if want corpus && test -f "$corpus"; then
     emit ""
   }
   corpus_run corpus "observe-all"
-  # The encoding that places every instruction (crash records and
-  # samples exact everywhere): the async option, through a compiler
-  # wrapper (run-corpus.sh adds observe-all to its link).
-  printf '#!/bin/sh\nCC=%s exec sh %s -fplugin-arg-cce-async "$@"\n' \
-    "$CC" "$srcroot/testsuite/cce-cc" > "$w/cce-cc-async"
-  chmod +x "$w/cce-cc-async"
-  corpus_run corpus-async "observe-all and async" "$w/cce-cc-async"
+  # Every call encoded without the protocol that places every
+  # instruction (async=0: restores left out where nothing reads them,
+  # functions that return with another id), through a compiler wrapper
+  # (run-corpus.sh adds observe-all to its link).
+  printf '#!/bin/sh\nCC=%s exec sh %s -fplugin-arg-cce-async=0 "$@"\n' \
+    "$CC" "$srcroot/testsuite/cce-cc" > "$w/cce-cc-noasync"
+  chmod +x "$w/cce-cc-noasync"
+  corpus_run corpus-noasync "observe-all, async=0" "$w/cce-cc-noasync"
   emit ""
 fi
 

@@ -70,6 +70,11 @@ read standard input.\n\
                                         <TAB>value=V for cce_count's)\n\
                                folded   PATH COUNT per distinct path\n\
                                         (input of flamegraph.pl)\n\
+                               pprof    a gzip-compressed profile.proto\n\
+                                        (pprof -http=: FILE): a sample per\n\
+                                        thread, tag and path\n\
+                               speedscope  a speedscope JSON file: a\n\
+                                        profile per thread\n\
                              PATH lists the functions root first, joined\n\
                              by ';'; the frame [signal] joins a signal\n\
                              handler (right) to what it interrupted (left)\n\
@@ -78,6 +83,10 @@ read standard input.\n\
                              CPU-time sample one whose TAG is 'sample':\n\
                              its path ends at the interrupted instruction\n\
   -o, --output=FILE          write to FILE instead of standard output\n\
+  -d, --depth=K              keep the innermost K frames of each path (1: a\n\
+                             flat profile, 2: caller-callee pairs); inlined\n\
+                             frames count, [signal] and [thread] do not,\n\
+                             and a path cut to K exact frames is complete\n\
   -t, --thread-origin        start a thread's path where it was created:\n\
                              the creating thread's context, the frame\n\
                              [thread], then the start routine (default:\n\
@@ -171,6 +180,7 @@ struct args
 {
   enum cced_format fmt;
   const char *output;           /* NULL or "-": standard output */
+  size_t depth;                 /* frames kept; 0: all */
   int thread_origin;
   const char **modules;         /* --module, in order */
   size_t nmodules;
@@ -185,6 +195,7 @@ parse_args (int argc, char **argv, struct args *a)
   static const struct option longopts[] = {
     { "format", required_argument, NULL, 'f' },
     { "output", required_argument, NULL, 'o' },
+    { "depth", required_argument, NULL, 'd' },
     { "thread-origin", no_argument, NULL, 't' },
     { "module", required_argument, NULL, 'm' },
     { "help", no_argument, NULL, 'h' },
@@ -196,17 +207,34 @@ parse_args (int argc, char **argv, struct args *a)
   memset (a, 0, sizeof *a);
   a->fmt = CCED_FORMAT_TEXT;
   opterr = 0;
-  while ((c = getopt_long (argc, argv, ":f:o:m:thV", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, ":f:o:d:m:thV", longopts, NULL)) != -1)
     switch (c)
       {
       case 'f':
         if (cced_format_parse (optarg, &a->fmt) < 0)
           {
             fprintf (stderr,
-                     PROG ": unknown format '%s' (expected text, records "
-                     "or folded)\n", optarg);
+                     PROG ": unknown format '%s' (expected text, records, "
+                     "folded, pprof or speedscope)\n", optarg);
             return EXIT_USAGE;
           }
+        break;
+      case 'd':
+        {
+          char *end;
+          unsigned long long k;
+          errno = 0;
+          k = strtoull (optarg, &end, 10);
+          if (optarg[0] < '0' || optarg[0] > '9' || *end || errno
+              || k == 0 || k > SIZE_MAX)
+            {
+              fprintf (stderr,
+                       PROG ": invalid depth '%s' (expected a positive "
+                       "number of frames)\n", optarg);
+              return EXIT_USAGE;
+            }
+          a->depth = (size_t) k;
+        }
         break;
       case 'o':
         a->output = optarg;
@@ -425,6 +453,7 @@ main (int argc, char **argv)
       return EXIT_USAGE;
     }
   cced_output_set_thread_origin (out, a.thread_origin);
+  cced_output_set_depth (out, a.depth);
 
   r = decode_records (log, out, output, &logerr, &werr, &status);
   cced_output_free (out);

@@ -43,4 +43,68 @@ void *grow_array (void *buf, size_t *alloc, size_t n, size_t size);
 /* String S of G, or NULL if it has none.  */
 const char *graph_string (const struct cce_graph *g, uint32_t s);
 
+/* A protocol buffers message being written (pbwrite.c): N bytes at P, of
+   A allocated.  OOM is set when memory ran out; the writers then do
+   nothing, so that a whole message is checked once at its end.  Start
+   from all zeros.  */
+struct cced_pbuf
+{
+  unsigned char *p;
+  size_t n, a;
+  int oom;
+};
+
+/* Append N raw bytes of DATA; a varint V; field FIELD as a varint V (for
+   uint32, uint64 and bool) or as a signed int64 V; field FIELD
+   length-delimited with the N bytes of DATA, the string S, the message
+   M or the packed repeated varints V[0..N-1] (nothing when N is 0).  */
+void cced_pb_raw (struct cced_pbuf *b, const void *data, size_t n);
+void cced_pb_varint (struct cced_pbuf *b, uint64_t v);
+void cced_pb_uint (struct cced_pbuf *b, uint32_t field, uint64_t v);
+void cced_pb_int (struct cced_pbuf *b, uint32_t field, int64_t v);
+void cced_pb_bytes (struct cced_pbuf *b, uint32_t field, const void *data,
+                    size_t n);
+void cced_pb_string (struct cced_pbuf *b, uint32_t field, const char *s);
+void cced_pb_message (struct cced_pbuf *b, uint32_t field,
+                      const struct cced_pbuf *m);
+void cced_pb_packed (struct cced_pbuf *b, uint32_t field, const uint64_t *v,
+                     size_t n);
+void cced_pb_free (struct cced_pbuf *b);
+
+/* The profile of the pprof and speedscope outputs (profile.c): samples
+   keyed by thread, tag and path, each with the events it counts and the
+   sum of their values.  */
+struct cced_profile;
+
+struct cced_profile *cced_profile_new (const struct cce_graph *g);
+void cced_profile_free (struct cced_profile *p);
+/* The number of distinct paths and of samples of P.  */
+void cced_profile_counts (const struct cced_profile *p, size_t *npaths,
+                          size_t *nsamples);
+/* The path PATH of P (the same pointer for every equal path), or NULL
+   when out of memory.  */
+const void *cced_profile_path (struct cced_profile *p,
+                               const struct cced_path *path);
+/* Add COUNT events whose values sum to VALUE (when HAS_VALUE) on thread
+   THREAD with tag TAG at the path PATH of P.  TAGNAME is the tag's name,
+   or NULL to name it by its number; it is taken from the first record of
+   a sample.  Returns 0, or -1 when out of memory.  */
+int cced_profile_add (struct cced_profile *p, const void *path,
+                      uint32_t thread, uint32_t tag, const char *tagname,
+                      uint64_t count, uint64_t value, int has_value);
+
+/* Where the profile writers put their bytes: WRITE (CTX, BUF, N).  */
+typedef void cced_write_fn (void *ctx, const void *buf, size_t n);
+
+/* Write P as a gzip-compressed profile.proto of the program NAME.
+   Returns 0, or -1 with CCED_E_NOMEM.  */
+int cced_profile_pprof (struct cced_profile *p, const char *name,
+                        cced_write_fn *write, void *ctx,
+                        struct cced_error *err);
+/* Write P as a speedscope file of the program NAME.  Returns 0, or -1
+   with CCED_E_NOMEM.  */
+int cced_profile_speedscope (struct cced_profile *p, const char *name,
+                             cced_write_fn *write, void *ctx,
+                             struct cced_error *err);
+
 #endif /* CCE_DECODE_INTERNAL_H */

@@ -294,10 +294,15 @@ enum cced_format
 {
   CCED_FORMAT_TEXT,       /* gdb-like backtrace per record */
   CCED_FORMAT_RECORDS,    /* THREAD \t TAG \t PATH per record */
-  CCED_FORMAT_FOLDED      /* PATH COUNT, identical paths aggregated */
+  CCED_FORMAT_FOLDED,     /* PATH COUNT, identical paths aggregated */
+  CCED_FORMAT_PPROF,      /* google/pprof's profile.proto, gzip-compressed:
+                             a sample per thread, tag and path */
+  CCED_FORMAT_SPEEDSCOPE  /* speedscope's JSON file format: a sampled
+                             profile per thread and unit */
 };
 
-/* Parse "text", "records" or "folded".  Returns 0, or -1.  */
+/* Parse "text", "records", "folded", "pprof" or "speedscope".  Returns 0,
+   or -1.  */
 int cced_format_parse (const char *name, enum cced_format *fmt);
 const char *cced_format_name (enum cced_format fmt);
 
@@ -318,7 +323,32 @@ int cced_output_record (struct cced_output *out,
 /* cced_decoder_set_thread_origin for the records of OUT.  */
 void cced_output_set_thread_origin (struct cced_output *out, int on);
 
-/* Write what is pending (the folded table for CCED_FORMAT_FOLDED) and
+/* Keep only the innermost DEPTH frames of each path (0, the default: the
+   whole path), in every format: a flat profile for 1, caller-callee
+   pairs for 2, the k-calling-context forest of Ausiello et al. for K.
+   Frames are source-level frames: inlined ones count.  The pseudo-frames
+   [thread] and [signal] do not count, and stay only between two frames
+   that do.  An incomplete path's innermost frames are exact: when it has
+   DEPTH frames or more, its cut path is complete (no [incomplete]
+   marker); with fewer it stays incomplete.  Call it before the first
+   record.  */
+void cced_output_set_depth (struct cced_output *out, size_t depth);
+
+/* The profiles (CCED_FORMAT_PPROF, CCED_FORMAT_SPEEDSCOPE) aggregate
+   records with the same thread, tag and path into a sample, adding
+   their COUNTs and, where FLAGS has CCED_RECORD_VALUE, their VALUEs.
+   pprof's sample types are events/count, and space/bytes when a record
+   has a value; each sample has the labels "thread" (a number) and "tag"
+   (its name as CCED_FORMAT_RECORDS prints it).  A frame and the frames
+   inlined into it make one Location, its Lines innermost first.
+   speedscope gets a profile of counts (unit "none") per thread, and one
+   of values (unit "bytes") per thread that has them; each frame,
+   inlined or not, is a frame of its own.  An incomplete path starts
+   with the frame "[incomplete]" in both.  */
+
+/* Write what is pending (the folded table for CCED_FORMAT_FOLDED, the
+   profile for CCED_FORMAT_PPROF and CCED_FORMAT_SPEEDSCOPE: written by
+   the first call, and by a later one only if records came after) and
    flush F.  Returns 0, or -1 with CCED_E_WRITE or CCED_E_NOMEM.  */
 int cced_output_finish (struct cced_output *out, struct cced_error *err);
 
@@ -336,7 +366,7 @@ struct cced_output_stats
   uint64_t records;
   uint64_t incomplete;       /* records whose path is incomplete */
   uint64_t cache_hits;       /* records formatted from the cache */
-  uint64_t distinct_paths;   /* folded */
+  uint64_t distinct_paths;   /* folded, pprof, speedscope */
 };
 void cced_output_stats (const struct cced_output *out,
                         struct cced_output_stats *stats);

@@ -1,5 +1,6 @@
 /* output.c -- libccedecode: the output formats of cce-decode (text,
-   records, folded).  Never prints, never exits: see decode.h.  */
+   records, folded; pprof and speedscope through profile.c).  Never
+   prints, never exits: see decode.h.  */
 
 #ifdef HAVE_CONFIG_H
 #include <config.h>
@@ -36,6 +37,10 @@ cced_format_parse (const char *name, enum cced_format *fmt)
     *fmt = CCED_FORMAT_RECORDS;
   else if (strcmp (name, "folded") == 0)
     *fmt = CCED_FORMAT_FOLDED;
+  else if (strcmp (name, "pprof") == 0)
+    *fmt = CCED_FORMAT_PPROF;
+  else if (strcmp (name, "speedscope") == 0)
+    *fmt = CCED_FORMAT_SPEEDSCOPE;
   else
     return -1;
   return 0;
@@ -52,6 +57,10 @@ cced_format_name (enum cced_format fmt)
       return "records";
     case CCED_FORMAT_FOLDED:
       return "folded";
+    case CCED_FORMAT_PPROF:
+      return "pprof";
+    case CCED_FORMAT_SPEEDSCOPE:
+      return "speedscope";
     }
   return "?";
 }
@@ -233,7 +242,8 @@ struct slot
 };
 
 /* Cache entry: a record's key (site, id, module, stack) and its rendered
-   output (text block, records path line) or folded entry.  */
+   output (text block, records path line), folded entry or path of the
+   profile (pprof, speedscope).  */
 struct centry
 {
   uint64_t site, id;
@@ -243,6 +253,7 @@ struct centry
   const char *val;
   size_t vlen;
   struct fentry *fold;
+  const void *ppath;
   struct cce_stack_entry stack[];
 };
 
@@ -289,6 +300,10 @@ struct cced_output
   struct slot *ftab;
   size_t fsize, fcount;
   struct arena farena;
+
+  size_t depth;              /* frames kept of each path; 0: all */
+  struct cced_profile *prof; /* pprof, speedscope */
+  int prof_written;
 
   struct cced_output_stats stats;
 };
@@ -395,6 +410,13 @@ frame_oname (const struct cced_output *o, const struct cce_path_frame *f)
   return s < o->nnames ? o->names[s] : unknown;
 }
 
+/* Whether FMT is a profile (profile.c).  */
+static int
+is_profile (enum cced_format fmt)
+{
+  return fmt == CCED_FORMAT_PPROF || fmt == CCED_FORMAT_SPEEDSCOPE;
+}
+
 struct cced_output *
 cced_output_new (const struct cced_program *prog, enum cced_format fmt,
                  FILE *f, struct cced_error *err)
@@ -404,7 +426,8 @@ cced_output_new (const struct cced_program *prog, enum cced_format fmt,
   clearerr_ (err);
   if (!prog || !f
       || (fmt != CCED_FORMAT_TEXT && fmt != CCED_FORMAT_RECORDS
-          && fmt != CCED_FORMAT_FOLDED))
+          && fmt != CCED_FORMAT_FOLDED && fmt != CCED_FORMAT_PPROF
+          && fmt != CCED_FORMAT_SPEEDSCOPE))
     {
       seterr (err, CCED_E_INVAL, EINVAL, "invalid output arguments");
       return NULL;
@@ -427,9 +450,11 @@ cced_output_new (const struct cced_program *prog, enum cced_format fmt,
       o->fsize = 1024;
       o->ftab = calloc (o->fsize, sizeof *o->ftab);
     }
+  if (is_profile (fmt))
+    o->prof = cced_profile_new (prog->g);
   o->dec = cced_decoder_new (prog, err);
   if (!o->ob || !o->ctab || (fmt == CCED_FORMAT_FOLDED && !o->ftab)
-      || !o->dec || make_names (o) < 0)
+      || (is_profile (fmt) && !o->prof) || !o->dec || make_names (o) < 0)
     {
       cced_output_free (o);
       nomem (err);
@@ -449,6 +474,7 @@ cced_output_free (struct cced_output *o)
   free (o->ctab);
   free (o->ftab);
   free (o->names);
+  cced_profile_free (o->prof);
   arena_free (&o->narena);
   arena_free (&o->carena);
   arena_free (&o->farena);
@@ -461,6 +487,12 @@ cced_output_stats (const struct cced_output *o,
 {
   *stats = o->stats;
   stats->distinct_paths = o->fcount;
+  if (o->prof)
+    {
+      size_t npaths, nsamples;
+      cced_profile_counts (o->prof, &npaths, &nsamples);
+      stats->distinct_paths = npaths;
+    }
 }
 
 static inline uint64_t
@@ -547,12 +579,12 @@ table_grow (struct slot **tab, size_t *size)
   return 0;
 }
 
-/* Insert a new entry for REC (not in the cache) with value VAL/VLEN or
-   FOLD.  Failure to cache is not an error.  */
+/* Insert a new entry for REC (not in the cache) with value VAL/VLEN,
+   FOLD or PPATH.  Failure to cache is not an error.  */
 static void
 cache_insert (struct cced_output *o, uint64_t h,
               const struct cced_record *rec, const char *val, size_t vlen,
-              struct fentry *fold, int incomplete_)
+              struct fentry *fold, const void *ppath, int incomplete_)
 {
   struct centry *e;
   size_t mask, i;
@@ -582,6 +614,7 @@ cache_insert (struct cced_output *o, uint64_t h,
   e->val = v;
   e->vlen = vlen;
   e->fold = fold;
+  e->ppath = ppath;
   if (rec->nstack)
     memcpy (e->stack, rec->stack, rec->nstack * sizeof *rec->stack);
   mask = o->csize - 1;
@@ -967,6 +1000,49 @@ emit_text_header (struct cced_output *o, const struct cced_record *rec)
   out_write (o, tmp, p - tmp);
 }
 
+/* Keep the innermost o->depth frames of PATH: the pseudo-frames
+   [thread] and [signal] do not count, and are kept only between two
+   frames that are.  The innermost frames of an incomplete path are
+   exact, so the cut path of one that has enough of them is complete.  */
+static void
+cut_path (const struct cced_output *o, struct cced_path *path)
+{
+  size_t kept = 0;
+
+  if (!o->depth)
+    return;
+  for (size_t i = path->nframes; i-- > 0;)
+    {
+      const struct cce_path_frame *f = &path->frames[i];
+      if (f->func == CCE_NONE
+          && (f->ext_name == CCE_THREAD_MARK
+              || f->ext_name == CCE_SIGNAL_MARK))
+        continue;
+      if (++kept == o->depth)
+        {
+          path->frames += i;
+          path->nframes -= i;
+          path->status = CCE_DECODE_OK;
+          path->reason = NULL;
+          return;
+        }
+    }
+}
+
+/* Add REC, whose path is PPATH of o->prof, to the profile.  */
+static int
+profile_add (struct cced_output *o, const struct cced_record *rec,
+             const void *ppath, struct cced_error *err)
+{
+  char tbuf[16];
+  if (cced_profile_add (o->prof, ppath, rec->thread, rec->tag,
+                        tag_name (o, rec, tbuf, sizeof tbuf), rec->count,
+                        rec->value, (rec->flags & CCED_RECORD_VALUE) != 0)
+      < 0)
+    return nomem (err);
+  return 0;
+}
+
 int
 cced_output_record (struct cced_output *o, const struct cced_record *rec,
                     struct cced_error *err)
@@ -1012,12 +1088,16 @@ cced_output_record (struct cced_output *o, const struct cced_record *rec,
         case CCED_FORMAT_FOLDED:
           e->fold->count += rec->count;
           return 0;
+        case CCED_FORMAT_PPROF:
+        case CCED_FORMAT_SPEEDSCOPE:
+          return profile_add (o, rec, e->ppath, err);
         }
       return out_check (o, err);
     }
 
   if (cced_decode (o->dec, rec, &path, err) < 0)
     return -1;
+  cut_path (o, &path);
   /* The strings of the PC locations decoding added.  */
   if (make_names (o) < 0)
     return nomem (err);
@@ -1030,7 +1110,7 @@ cced_output_record (struct cced_output *o, const struct cced_record *rec,
         return nomem (err);
       emit_record_line (o, rec, o->tmp.p, o->tmp.n);
       if (use_cache)
-        cache_insert (o, h, rec, o->tmp.p, o->tmp.n, NULL, inc);
+        cache_insert (o, h, rec, o->tmp.p, o->tmp.n, NULL, NULL, inc);
       break;
     case CCED_FORMAT_TEXT:
       if (render_text (o, &path) < 0)
@@ -1038,15 +1118,25 @@ cced_output_record (struct cced_output *o, const struct cced_record *rec,
       emit_text_header (o, rec);
       out_write (o, o->tmp.p, o->tmp.n);
       if (use_cache)
-        cache_insert (o, h, rec, o->tmp.p, o->tmp.n, NULL, inc);
+        cache_insert (o, h, rec, o->tmp.p, o->tmp.n, NULL, NULL, inc);
       break;
     case CCED_FORMAT_FOLDED:
       if (render_path (o, &path, 0) < 0 || !(fe = fold_entry (o)))
         return nomem (err);
       fe->count += rec->count;
       if (use_cache)
-        cache_insert (o, h, rec, NULL, 0, fe, inc);
+        cache_insert (o, h, rec, NULL, 0, fe, NULL, inc);
       return 0;
+    case CCED_FORMAT_PPROF:
+    case CCED_FORMAT_SPEEDSCOPE:
+      {
+        const void *pp = cced_profile_path (o->prof, &path);
+        if (!pp)
+          return nomem (err);
+        if (use_cache)
+          cache_insert (o, h, rec, NULL, 0, NULL, pp, inc);
+        return profile_add (o, rec, pp, err);
+      }
     }
   return out_check (o, err);
 }
@@ -1067,11 +1157,57 @@ void
 cced_output_set_thread_origin (struct cced_output *out, int on)
 {
   cced_decoder_set_thread_origin (out->dec, on);
+  cache_reset (out);
+}
+
+void
+cced_output_set_depth (struct cced_output *out, size_t depth)
+{
+  out->depth = depth;
+  cache_reset (out);
+}
+
+/* Where the profile writers put their bytes.  */
+static void
+profile_write (void *ctx, const void *buf, size_t n)
+{
+  out_write (ctx, buf, n);
+}
+
+/* Write the profile of O, if it has samples or is the first one, and
+   start a new one.  */
+static int
+finish_profile (struct cced_output *o, struct cced_error *err)
+{
+  const char *name = o->prog->name ? o->prog->name : "";
+  struct cced_profile *np;
+  size_t npaths, nsamples;
+  int r;
+
+  cced_profile_counts (o->prof, &npaths, &nsamples);
+  if (o->prof_written && !nsamples)
+    return 0;
+  if (o->fmt == CCED_FORMAT_PPROF)
+    r = cced_profile_pprof (o->prof, name, profile_write, o, err);
+  else
+    r = cced_profile_speedscope (o->prof, name, profile_write, o, err);
+  if (r < 0)
+    return -1;
+  /* Written: a second finish writes only what came after.  */
+  if (!(np = cced_profile_new (o->g)))
+    return nomem (err);
+  cache_reset (o);
+  cced_profile_free (o->prof);
+  o->prof = np;
+  o->prof_written = 1;
+  return 0;
 }
 
 int
 cced_output_finish (struct cced_output *o, struct cced_error *err)
 {
+  if (o->prof && finish_profile (o, err) < 0)
+    return -1;
   if (o->fmt == CCED_FORMAT_FOLDED && o->fcount)
     {
       struct fentry **v = malloc (o->fcount * sizeof *v);

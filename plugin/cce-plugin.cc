@@ -387,6 +387,7 @@ enum option_kind
   OPTION_BOOL,          /* KEY=0|1 */
   OPTION_NUMBER,        /* KEY=N, MIN <= N <= MAX */
   OPTION_FILE,          /* KEY or KEY=FILE: sets a flag, and the file */
+  OPTION_SWITCH,        /* KEY (1) or KEY=0|1; -1 if not given */
   OPTION_LIST           /* KEY=A[,B...]: the trace list */
 };
 
@@ -395,7 +396,8 @@ struct option_spec
   const char *key;
   enum option_kind kind;
   int min, max;         /* OPTION_NUMBER */
-  void *var;            /* bool * (FLAG, BOOL, FILE), int * (NUMBER) */
+  void *var;            /* bool * (FLAG, BOOL, FILE), int * (NUMBER,
+                           SWITCH) */
   const char **file;    /* OPTION_FILE: the file, NULL if none */
   const char *usage;    /* what follows the key in the help */
   const char *help;     /* what it does; '\n' starts a new line */
@@ -420,7 +422,8 @@ static const struct option_spec options[] = {
     "count ccStack pushes (out of line; the runtime reports them at\n"
     "exit when CCE_STATS names a file)", NULL, NULL },
   { "observe-all", OPTION_FLAG, 0, 0, &cce_opts.observe_all, NULL, "",
-    "encode every call, as if every function logged", NULL, NULL },
+    "encode every call, as if every function logged, exact at every\n"
+    "instruction (async) unless async=0 is given", NULL, NULL },
   { "fold", OPTION_NUMBER, 0, 48, &cce_opts.fold, NULL, "=N",
     "fold recursion into the id up to a limit of at most BASE * 2^N\n"
     "(default 32); 0: every back edge pushes",
@@ -432,10 +435,11 @@ static const struct option_spec options[] = {
     "1 (default): functions not callable from outside may return\n"
     "with the id their last call stored; 0: every function restores it",
     "0 (every function restores the id) or 1", "0" },
-  { "async", OPTION_FLAG, 0, 0, &cce_opts.async, NULL, "",
+  { "async", OPTION_SWITCH, 0, 1, &cce_opts.async, NULL, "[=0|1]",
     "make the context exact at every instruction, for crash records\n"
-    "and samples: every function restores the id after each call;\n"
-    "no folded recursion (it costs time)", NULL, NULL },
+    "and samples (implies observe-all): every function restores the id\n"
+    "after each call (it costs time); on with observe-all unless 0",
+    "nothing, 1 (exact at every instruction) or 0 (not)", "0" },
   { "guess", OPTION_NUMBER, 0, 8, &cce_opts.guess, NULL, "=N",
     "an indirect call compares the pointer with at most N likely\n"
     "targets and calls a match directly (default 3; 0: none)",
@@ -537,6 +541,13 @@ parse_option (const char *key, const char *value)
       if (!value || !*value)
         break;
       return parse_trace_list (value);
+    case OPTION_SWITCH:
+      if (!value)
+        {
+          *(int *) o->var = 1;
+          return true;
+        }
+      /* FALLTHRU */
     case OPTION_BOOL:
     case OPTION_NUMBER:
       {
@@ -546,6 +557,8 @@ parse_option (const char *key, const char *value)
           break;
         if (o->kind == OPTION_BOOL)
           *(bool *) o->var = n != 0;
+        else if (o->kind == OPTION_SWITCH)
+          *(int *) o->var = n != 0;
         else
           *(int *) o->var = (int) n;
         return true;
@@ -586,11 +599,20 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
     if (!parse_option (info->argv[i].key, info->argv[i].value))
       return 0;
   cce_opts.keep = cce_opts.keep && CCE_HAVE_KEEP;
+  /* Exact at every instruction is what encoding every call is for; it
+     needs every call encoded.  */
+  if (cce_opts.async < 0)
+    cce_opts.async = cce_opts.observe_all;
+  else if (cce_opts.async)
+    cce_opts.observe_all = true;
   if (cce_opts.async)
     {
-      /* The protocol pcmap.cc can follow at every instruction.  */
+      /* The protocol pcmap.cc can follow at every instruction.  Folded
+         recursion keeps it with the register-keeping push and pop,
+         whose single commit points the runtime knows (rt/keep.c).  */
       cce_opts.clobber = false;
-      cce_opts.fold = 0;
+      if (!cce_opts.keep || cce_opts.count)
+        cce_opts.fold = 0;
     }
 
   static std::string help = options_help ();

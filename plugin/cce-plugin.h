@@ -38,8 +38,9 @@ struct cce_options
   bool clobber = true;          /* cce_graph's preserve_all when false */
   int guess = 3;                /* the most guessed targets of an indirect
                                    call */
-  bool async = false;           /* every instruction placeable in the PC
-                                   map (pcmap.cc) */
+  int async = -1;               /* every instruction placeable in the PC
+                                   map (pcmap.cc); -1 until plugin_init
+                                   settles it (as observe_all) */
 };
 extern struct cce_options cce_opts;
 int trace_index (const char *name);

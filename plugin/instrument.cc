@@ -512,8 +512,10 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_seq_add_stmt (&before, gimple_build_assign (fid, PLUS_EXPR, scaled,
                                                      u64_cst (t->numcc
                                                               + s->fold)));
-  gimple_seq_add_stmt (&before, gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                              pin), fid));
+  gimple *store = gimple_build_assign (tls_ref (CCE_TLS_ID, pin), fid);
+  gimple_set_location (store, loc);
+  if (!cce_opts.async)
+    gimple_seq_add_stmt (&before, store);
   for (gimple_stmt_iterator it = gsi_start (before); !gsi_end_p (it);
        gsi_next (&it))
     gimple_set_location (gsi_stmt (it), loc);
@@ -525,6 +527,11 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_set_location (cond, loc);
   gsi = gsi_for_stmt (call);
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
+  /* Under async the hot path alone stores the folded id (folds: the call
+     does not end its block): the cold path's id stays the function's
+     until its push, so that every instruction of it is placeable.  */
+  if (cce_opts.async)
+    gsi_insert_before (&gsi, store, GSI_SAME_STMT);
   gimple *push = cold_push (id, word, cce_site_entry (g, sn));
   gimple_set_location (push, loc);
 
@@ -591,13 +598,16 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
 /* Is site S (call STMT) a back site folded into the id that gets the
    folding code: not a noreturn call, which takes the plain push, nor a
    call that returns twice, whose second return must find the top and the
-   id its function had (restored absolutely, not popped).  */
+   id its function had (restored absolutely, not popped), nor under async
+   a call that ends its block, whose cold path could not have a call of
+   its own (insert_fold).  */
 static bool
 folds (const struct cce_site *s, gimple *stmt)
 {
   return s->kind == CCE_SITE_BACK && s->fold != CCE_NONE && stmt
          && !gimple_call_noreturn_p (stmt)
-         && !(gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
+         && !(gimple_call_flags (stmt) & ECF_RETURNS_TWICE)
+         && !(cce_opts.async && stmt_ends_bb_p (stmt));
 }
 
 /* Does site S (call STMT, NULL for a trace site) of an observed node need
@@ -1227,11 +1237,16 @@ instrument_function (collector &c, size_t first, size_t last)
      is: nothing it does is ever observed.  */
   if (!c.g->nodes[c.nodes[fc.node]].observed)
     return;
+  /* The survey asks whether calls end their blocks (folds), which needs
+     the function.  */
+  push_cfun (DECL_STRUCT_FUNCTION (fc.node->decl));
   survey_sites (fc);
   if (!fc.needed && !fc.clobber_sites)
-    return;
+    {
+      pop_cfun ();
+      return;
+    }
 
-  push_cfun (DECL_STRUCT_FUNCTION (fc.node->decl));
   /* Under async every restore stays (pcmap.cc follows them).  */
   if (!cce_opts.async)
     plan_restores (c, first, last, fc.keep_id, fc.keep_top);

@@ -295,7 +295,16 @@ step (pc_state s, rtx_insn *insn)
   if (const char *t = asm_template (insn))
     {
       /* The register-keeping cold calls (cce-abi.h): a grow leaves the
-         id and top alone; a push or pop out of line moves them.  */
+         id and top alone.  The push of a folded site (its function's
+         id, which async keeps on the cold path, and the site's word)
+         and the pop of that entry, which restores the id, each commit
+         in one store of the top (rt/keep.c): the runtime places a thread
+         stopped inside them at the jump before the store, after the asm
+         after it.  Any other push or pop is not followed.  */
+      if (strstr (t, CCE_SYM_PUSH_KEEP))
+        return s.kind == K_OWN ? st (K_PUSHED) : S_UNKNOWN;
+      if (strstr (t, CCE_SYM_POP_ENTRY_KEEP))
+        return s.kind == K_PUSHED ? S_OWN : S_UNKNOWN;
       if (strstr (t, "__cce_push") || strstr (t, "__cce_pop"))
         return S_UNKNOWN;
       return s;

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "cce-abi.h"
+#include "rt-internal.h"
 
 #if CCE_HAVE_KEEP
 
@@ -101,7 +102,13 @@ __asm__ (
   /* __cce_push_keep_v5: rdi id, r10 the address of {site, entry}.  The
      site and the entry go from there to the stack, and from the stack to
      the slot and the TLS block, so that r10 is free for the TLS
-     offset.  */
+     offset.  The slot is written first and the top moved past it in one
+     store, the commit: before it the ccStack is the caller's, after it
+     the caller's push is on top (cce_pc_keep tells a record which).  */
+  "	.globl " CCE_KEEP_FIRST "\n"
+  "	.hidden " CCE_KEEP_FIRST "\n"
+  "	.p2align 4\n"
+  CCE_KEEP_FIRST ":\n"
   CCE_KEEP_BEGIN (CCE_SYM_PUSH_KEEP)
   CCE_KEEP_ENTRY
   CCE_KEEP_SAVE
@@ -113,18 +120,25 @@ __asm__ (
   "	subq $1, %rax\n"               /* top - 1 >= last, unsigned: */
   "	cmpq %fs:" CCE_OFF (CCE_TLS_LAST) "(%r10), %rax\n"
   "	jae 2f\n"                      /* empty (top 0) or full: grow */
-  "	addq $17, %rax\n"
-  "1:	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"  /* reserve */
-  "	movq %rdi, -16(%rax)\n"        /* slot->id */
+  "	addq $1, %rax\n"               /* the slot */
+  "1:	movq %rdi, (%rax)\n"           /* slot->id */
   "	.cfi_remember_state\n"
-  "	popq -8(%rax)\n"               /* slot->site */
+  "	popq 8(%rax)\n"                /* slot->site */
   "	.cfi_adjust_cfa_offset -8\n"
+  "	addq $16, %rax\n"
+  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"  /* commit */
+  "	.globl " CCE_KEEP_PUSH_DONE "\n"
+  "	.hidden " CCE_KEEP_PUSH_DONE "\n"
+  CCE_KEEP_PUSH_DONE ":\n"
   "	popq %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"  /* the entry */
   "	.cfi_adjust_cfa_offset -8\n"
   CCE_KEEP_RETURN
+  "	.globl " CCE_KEEP_PUSH_END "\n"
+  "	.hidden " CCE_KEEP_PUSH_END "\n"
+  CCE_KEEP_PUSH_END ":\n"
   "	.cfi_restore_state\n"
-  /* The slow path: rax = grow (top) + 16, keeping r11 and rdi (the grow
-     keeps r10).  */
+  /* The slow path: rax = grow (top), the slot, keeping r11 and rdi (the
+     grow keeps r10).  */
   "2:	addq $1, %rax\n"
   "	pushq %r11\n"
   "	.cfi_adjust_cfa_offset 8\n"
@@ -141,7 +155,6 @@ __asm__ (
   "	popq %r11\n"
   "	.cfi_adjust_cfa_offset -8\n"
   "	.cfi_register %rip, %r11\n"
-  "	addq $16, %rax\n"
   "	jmp 1b\n"
   CCE_KEEP_END (CCE_SYM_PUSH_KEEP)
 
@@ -152,14 +165,32 @@ __asm__ (
   "1:	movq %rdi, %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"
   CCE_KEEP_RETURN
   CCE_KEEP_END (CCE_SYM_POP_KEEP)
-  /* __cce_pop_entry_keep_v5: the id from the entry it drops.  */
+  /* __cce_pop_entry_keep_v5: the id from the entry it drops, restored
+     before the top, whose store is the commit: before it the caller's
+     push is on top, after it the ccStack and the id are the
+     caller's.  */
   CCE_KEEP_BEGIN (CCE_SYM_POP_ENTRY_KEEP)
   CCE_KEEP_ENTRY
-  CCE_KEEP_DROP
-  "	movq (%rax), %rax\n"          /* slot->id */
-  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"
+  CCE_KEEP_SAVE
+  CCE_KEEP_LOAD
+  "	testq %rax, %rax\n"
+  "	je 1f\n"                       /* empty: nothing to drop */
+  "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%r10), %rax\n"
+  "	je 1f\n"
+  "	subq $16, %rax\n"
+  "	pushq (%rax)\n"                /* slot->id */
+  "	.cfi_adjust_cfa_offset 8\n"
+  "	popq %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"
+  "	.cfi_adjust_cfa_offset -8\n"
+  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"  /* commit */
+  "	.globl " CCE_KEEP_POP_DONE "\n"
+  "	.hidden " CCE_KEEP_POP_DONE "\n"
+  CCE_KEEP_POP_DONE ":\n"
   "1:\n"
   CCE_KEEP_RETURN
+  "	.globl " CCE_KEEP_POP_END "\n"
+  "	.hidden " CCE_KEEP_POP_END "\n"
+  CCE_KEEP_POP_END ":\n"
   CCE_KEEP_END (CCE_SYM_POP_ENTRY_KEEP)
 
   /* __cce_grow_keep_v5: rdi t; the slot in rax.  The frame, from rbp:
@@ -251,6 +282,9 @@ __asm__ (
   "	.cfi_def_cfa_offset " CCE_SKIP "\n"
   "	.cfi_register %rip, %r11\n"
   CCE_KEEP_JUMP_BACK
-  CCE_KEEP_END (CCE_SYM_GROW_KEEP));
+  CCE_KEEP_END (CCE_SYM_GROW_KEEP)
+  "	.globl " CCE_KEEP_LAST "\n"
+  "	.hidden " CCE_KEEP_LAST "\n"
+  CCE_KEEP_LAST ":\n");
 
 #endif /* CCE_HAVE_KEEP */

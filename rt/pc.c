@@ -121,8 +121,51 @@ struct cce_walk
   uintptr_t pc;                 /* the interrupted instruction */
   int past;                     /* its frame was seen */
   int frames;
+  uintptr_t last;               /* the IP of the frame before */
   uint64_t word;                /* the result */
 };
+
+#if CCE_HAVE_KEEP
+/* keep.c's labels.  */
+#define CCE_KEEP_LABEL(name) \
+  extern const char name[] __asm__ (name##_SYM) CCE_HIDDEN;
+#define cce_keep_first_SYM CCE_KEEP_FIRST
+#define cce_keep_last_SYM CCE_KEEP_LAST
+#define cce_keep_push_done_SYM CCE_KEEP_PUSH_DONE
+#define cce_keep_push_end_SYM CCE_KEEP_PUSH_END
+#define cce_keep_pop_done_SYM CCE_KEEP_POP_DONE
+#define cce_keep_pop_end_SYM CCE_KEEP_POP_END
+CCE_KEEP_LABEL (cce_keep_first)
+CCE_KEEP_LABEL (cce_keep_last)
+CCE_KEEP_LABEL (cce_keep_push_done)
+CCE_KEEP_LABEL (cce_keep_push_end)
+CCE_KEEP_LABEL (cce_keep_pop_done)
+CCE_KEEP_LABEL (cce_keep_pop_end)
+
+/* The PC word for a thread stopped in a register-keeping entry point, at
+   IP, that the main program's code at RET (its return address) reached:
+   the entry point is part of that code, not a function of its own.
+   Until the push or pop commits, the thread is at the jump there (the
+   state of the instructions before the return address, RET - 1); once
+   it has, at RET.  A grow changes nothing the records read (it blocks
+   signals while it moves the ccStack): at the jump too.  */
+static uint64_t
+cce_pc_keep (uintptr_t ip, uintptr_t ret)
+{
+  int done = (ip >= (uintptr_t) cce_keep_push_done
+              && ip < (uintptr_t) cce_keep_push_end)
+             || (ip >= (uintptr_t) cce_keep_pop_done
+                 && ip < (uintptr_t) cce_keep_pop_end);
+  return cce_pc_word (done ? ret : ret - 1);
+}
+
+/* Is IP in the register-keeping entry points?  */
+static int
+cce_pc_in_keep (uintptr_t ip)
+{
+  return ip >= (uintptr_t) cce_keep_first && ip < (uintptr_t) cce_keep_last;
+}
+#endif
 
 static _Unwind_Reason_Code
 cce_walk_frame (struct _Unwind_Context *c, void *arg)
@@ -137,14 +180,27 @@ cce_walk_frame (struct _Unwind_Context *c, void *arg)
     {
       /* The handler's own frames, up to the interrupted one.  */
       if (signal_frame && ip == w->pc)
-        w->past = 1;
+        {
+          w->past = 1;
+          w->last = ip;
+        }
       return _URC_NO_REASON;
     }
   if (signal_frame)
     return _URC_END_OF_STACK;   /* another signal below: give up */
   uint64_t word = cce_pc_word (ip);
   if (word == CCE_PC_EXTERNAL)
-    return _URC_NO_REASON;
+    {
+      w->last = ip;
+      return _URC_NO_REASON;
+    }
+#if CCE_HAVE_KEEP
+  if (cce_pc_in_keep (w->last))
+    {
+      w->word = cce_pc_keep (w->last, ip);
+      return _URC_END_OF_STACK;
+    }
+#endif
   w->word = word | CCE_PC_CALLER;
   return _URC_END_OF_STACK;
 }
@@ -162,6 +218,7 @@ cce_pc_caller (uintptr_t pc)
   w.pc = pc;
   w.past = 0;
   w.frames = 0;
+  w.last = 0;
   w.word = CCE_PC_EXTERNAL;
   t->unwinding = 1;
   cce_barrier ();

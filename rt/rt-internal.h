@@ -113,6 +113,20 @@ CCE_HIDDEN uint64_t cce_pc_word (uintptr_t pc);
    of the call that led there (CCE_PC_CALLER), or CCE_PC_EXTERNAL.  */
 CCE_HIDDEN uint64_t cce_context_word (const void *context);
 
+/* The register-keeping entry points (keep.c) are the code from
+   CCE_KEEP_FIRST to CCE_KEEP_LAST.  The commit points of their push and
+   pop, for pc.c: a thread stopped in __cce_push_keep_v5 at or after
+   CCE_KEEP_PUSH_DONE and before CCE_KEEP_PUSH_END has made its push (the
+   store of the top is behind it), anywhere else in it not yet; the same
+   for __cce_pop_entry_keep_v5 and its pop with CCE_KEEP_POP_DONE and
+   CCE_KEEP_POP_END.  */
+#define CCE_KEEP_FIRST "__cce_keep_first"
+#define CCE_KEEP_LAST "__cce_keep_last"
+#define CCE_KEEP_PUSH_DONE "__cce_push_keep_done"
+#define CCE_KEEP_PUSH_END "__cce_push_keep_end"
+#define CCE_KEEP_POP_DONE "__cce_pop_entry_keep_done"
+#define CCE_KEEP_POP_END "__cce_pop_entry_keep_end"
+
 /* Signals libcce keeps a handler of its own for at the kernel, while the
    program's choice for them is recorded (signal.c).  cce_signal_keep
    installs HANDLER for SIG at load time, with FLAGS added to SA_SIGINFO

@@ -21,13 +21,17 @@
 # link-time address in the executable (hex), or for an instruction
 # outside it (the C library, the vDSO, libcce) "-:" and the return
 # address in the executable of the call into such code that the
-# innermost frame of the executable made ("-" if none did).  The lines of one thread
+# innermost frame of the executable made ("-" if none did), "-k:" when
+# that code is one of libcce's register-keeping entry points, which the
+# program reaches from inline asm around a call (a push, a pop or a grow
+# of the ccStack), not by a call of a function.  The lines of one thread
 # are in the order that thread made its records.  MAIN is main's
 # link-time address (nm), which gives the executable's load bias.
 # Nothing here decodes anything or reads libcce's data: only where the
 # records are made, and what gdb sees there.
 
 import os
+import re
 import sys
 
 import gdb
@@ -57,12 +61,16 @@ def link_address(frame):
     addr = in_exe(frame.pc())
     if addr is not None:
         return "%x" % addr
-    f = frame.older()
+    younger, f = frame, frame.older()
     while f is not None:
         addr = in_exe(f.pc())
         if addr is not None:
-            return "-:%x" % addr
-        f = f.older()
+            # Reached from one of libcce's register-keeping entry points,
+            # which the program enters by a jump from inline asm (a
+            # push, a pop or a grow of the ccStack): "-k:".
+            keep = re.match(r"__cce_\w+_keep_v\d+$", younger.name() or "")
+            return "%s:%x" % ("-k" if keep else "-", addr)
+        younger, f = f, f.older()
     return "-"
 
 

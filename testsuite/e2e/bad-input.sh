@@ -186,7 +186,8 @@ compile_error () {
     ok "$what: $(grep -- "$word" "$tmp/cerr.log" | head -n 1)"
   fi
 }
-for arg in bogus=1 fold=99 fold keep=2 keep clobber=yes clobber guess=9 guess=x guess; do
+for arg in bogus=1 fold=99 fold keep=2 keep clobber=yes clobber guess=9 guess=x guess \
+           async=2 async=yes; do
   compile_error "plugin argument '$arg'" "${arg%%=*}" \
     cce_cc -O2 "-fplugin-arg-cce-$arg" "$tmp/prog.c" -o "$tmp/prog-badarg"
 done

@@ -168,7 +168,12 @@ def context(start):
             j += 1
         run = [fr for fr, _ in frames[i:j]]
         caller = frames[j][0] if j < n else None
-        path.append(external_name(run, caller))
+        # libcce's register-keeping push, pop and grow of the ccStack
+        # (and what the grow calls) are cce's own code around a call of
+        # the program, which jumps there from inline asm: no source
+        # frame.
+        if not re.match(r"__cce_\w+_keep_v\d+$", run[-1].name() or ""):
+            path.append(external_name(run, caller))
         i = j
     path.reverse()
     return path, len(frames)

@@ -64,6 +64,10 @@
 ## recursion, an exhausted stack, a qsort comparator on a second thread)
 ## under gdb (e2e/crashctx.py), which takes the context at the fatal
 ## signal before libcce's handler runs; the crash record must be that.
+## profiles.sh checks the pprof and speedscope outputs and --depth of
+## cce-decode on the log of e2e/profiles.c (e2e/profiles.py), with the
+## real pprof, protoc and speedscope's JSON schema where they can be had
+## (kept in tools/ of the build tree).
 
 E2E_TESTS = \
 	e2e/multi_tu.sh \
@@ -109,6 +113,7 @@ E2E_TESTS = \
 	e2e/sample.sh \
 	e2e/asynctick.sh \
 	e2e/crashctx.sh \
+	e2e/profiles.sh \
 	e2e/bad-input.sh
 
 E2E_EXTRA = \
@@ -178,7 +183,9 @@ E2E_EXTRA = \
 	e2e/asynctick.c \
 	e2e/asynctick.py \
 	e2e/crashctx.c \
-	e2e/crashctx.py
+	e2e/crashctx.py \
+	e2e/profiles.c \
+	e2e/profiles.py
 
 ## cce as users install and use it: cce-gcc.sh runs the build tree's
 ## driver/cce-gcc on every kind of command line and as the compiler of a
