@@ -934,6 +934,42 @@ cce_table_slow (struct cce_thread *t, size_t need)
   return ok;
 }
 
+/* A span of the heap profile (heap.c) for thread T, at level 0: CHUNKS
+   chunks or more, with room for NEED bytes of entries, whose LEVEL word
+   is WORD (the sampling interval).  Opens the log and numbers the thread
+   if need be.  Return 0 if the log cannot hold it (not a regular file,
+   or failed).  */
+int
+cce_log_heap_span (struct cce_thread *t, size_t chunks, size_t need,
+                   uint32_t word, char **base, size_t *bytes)
+{
+  sigset_t all, saved;
+  int cancel, ok = 0;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &saved);
+  pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
+  t->locked = 1;
+  cce_barrier ();
+  pthread_mutex_lock (&cce_lock);
+  if (cce_sink == CCE_SINK_CLOSED)
+    cce_file_open ();
+  if (cce_sink == CCE_SINK_FILE)
+    {
+      if (!t->number)
+        t->number = cce_next_number++;
+      ok = cce_span_new (t, chunks, need, CCE_LOG_HEAP_MARK, word, base,
+                         bytes);
+    }
+  if (ok)
+    cce_thread_register (t);
+  pthread_mutex_unlock (&cce_lock);
+  cce_barrier ();
+  t->locked = 0;
+  pthread_setcancelstate (cancel, NULL);
+  pthread_sigmask (SIG_SETMASK, &saved, NULL);
+  return ok;
+}
+
 /* Put SLOT with hash H into the hash table of TB.  */
 static inline void
 cce_index_put (struct cce_table *tb, uint32_t slot, uint64_t h)
