@@ -111,8 +111,22 @@ int cce_heap_on CCE_HIDDEN;
 static int cce_heap_stopped;
 /* CCE_HEAP_SAMPLE, 0: every allocation.  */
 static uint32_t cce_heap_interval;
-/* The C library's malloc_usable_size.  */
-static size_t (*cce_libc_usable) (void *);
+/* The C library's malloc_usable_size, found at its first use.  */
+static size_t (*_Atomic cce_libc_usable) (void *);
+
+/* The bytes of the C library's block P the program may use.  */
+static size_t
+cce_libc_usable_size (void *p)
+{
+  size_t (*f) (void *) = atomic_load_explicit (&cce_libc_usable,
+                                               memory_order_relaxed);
+  if (!f)
+    {
+      f = (size_t (*) (void *)) dlsym (RTLD_NEXT, "malloc_usable_size");
+      atomic_store_explicit (&cce_libc_usable, f, memory_order_relaxed);
+    }
+  return f ? f (p) : 0;
+}
 
 /* A table of contexts.  */
 struct cce_heap_slot
@@ -563,7 +577,7 @@ cce_heap_usable (void *p)
   struct cce_heap_header *h = cce_heap_header (p);
   if (h)
     return h->word & CCE_HEAP_SIZE_MAX;
-  return cce_libc_usable ? cce_libc_usable (p) : 0;
+  return cce_libc_usable_size (p);
 }
 
 /* An allocation of N bytes aligned to ALIGN (a power of two; 0 for
@@ -821,7 +835,7 @@ malloc_usable_size (void *p)
   if (!p)
     return 0;
   if (likely (!cce_heap_on))
-    return cce_libc_usable ? cce_libc_usable (p) : 0;
+    return cce_libc_usable_size (p);
   return cce_heap_usable (p);
 }
 
@@ -888,8 +902,6 @@ cce_heap_thread_exit (struct cce_thread *t)
 void
 cce_heap_init (void)
 {
-  cce_libc_usable = (size_t (*) (void *)) dlsym (RTLD_NEXT,
-                                                 "malloc_usable_size");
   const char *env = cce_getenv ("CCE_HEAP");
   if (!env || !*env || strcmp (env, "0") == 0)
     return;

@@ -644,6 +644,10 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
   pthread_sigmask (SIG_SETMASK, &all, &saved);
   pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
   t->locked = 1;
+  /* What the C library allocates under the lock is not profiled (the
+     heap profile's lock comes before this one).  */
+  int heap_busy = t->heap_busy;
+  t->heap_busy = 1;
   cce_barrier ();
   pthread_mutex_lock (&cce_lock);
   if (cce_sink == CCE_SINK_CLOSED)
@@ -677,6 +681,7 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
     }
   pthread_mutex_unlock (&cce_lock);
   cce_barrier ();
+  t->heap_busy = heap_busy;
   t->locked = 0;
   pthread_setcancelstate (cancel, NULL);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
@@ -881,6 +886,8 @@ cce_table_slow (struct cce_thread *t, size_t need)
   pthread_sigmask (SIG_SETMASK, &all, &saved);
   pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
   t->locked = 1;
+  int heap_busy = t->heap_busy;
+  t->heap_busy = 1;             /* as in cce_log_slow */
   cce_barrier ();
   pthread_mutex_lock (&cce_lock);
   if (cce_sink == CCE_SINK_CLOSED)
@@ -928,6 +935,7 @@ cce_table_slow (struct cce_thread *t, size_t need)
  out:
   pthread_mutex_unlock (&cce_lock);
   cce_barrier ();
+  t->heap_busy = heap_busy;
   t->locked = 0;
   pthread_setcancelstate (cancel, NULL);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
