@@ -587,6 +587,13 @@ cce_heap_alloc (size_t n, size_t align, int zero, void *ra)
 {
   struct cce_thread *t = &cce_self;
   struct cce_log_entry *g = NULL;
+  /* Sampling, a block before the next sample point: only that.  */
+  if (cce_heap_interval && (uint64_t) t->heap_left > n && !t->heap_busy)
+    {
+      t->heap_left -= (int64_t) n;
+      return align ? __libc_memalign (align, n)
+                   : zero ? __libc_calloc (1, n) : __libc_malloc (n);
+    }
   if (!t->heap_busy)
     {
       t->heap_busy = 1;

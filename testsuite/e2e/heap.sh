@@ -17,7 +17,8 @@
 #       is there); --format=speedscope the live and allocated bytes;
 #   (d) CCE_HEAP_SAMPLE=4096: the weighted bytes allocated are within 15%
 #       of the exact ones;
-#   (e) without CCE_HEAP nothing is logged; a bad CCE_HEAP or a log that
+#   (e) a fork child's frees do not reach the parent's profile;
+#   (f) without CCE_HEAP nothing is logged; a bad CCE_HEAP or a log that
 #       cannot hold the profile (/dev/null): one line on standard error,
 #       and the program runs on.
 #
@@ -117,7 +118,48 @@ sys.exit(abs(s - e) > 0.15 * e)
 EOF
   bad "sampled: the weighted bytes are not within 15% of the exact ones"
 
-# (e) off, bad settings.
+# (e) fork: the child's frees and allocations do not reach the parent's
+# profile.
+cat >"$tmp/fork.c" <<'EOF'
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+static volatile int s;
+__attribute__ ((noinline)) static void *
+mk (size_t n)
+{
+  void *p = malloc (n);
+  s += p != 0;
+  return p;
+}
+int
+main (void)
+{
+  void *a = mk (100), *b = mk (200);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      free (a);
+      free (mk (300));
+      _exit (0);
+    }
+  waitpid (pid, NULL, 0);
+  free (b);
+  return 0;
+}
+EOF
+if cce_cc -O2 -fplugin-arg-cce-observe-all "$tmp/fork.c" -o "$tmp/fork" \
+     >"$tmp/cc.fork.log" 2>&1; then
+  CCE_HEAP=1 CCE_LOG=$tmp/fork.log "$tmp/fork" || bad "fork: exit status $?"
+  "$CCE_DECODE" --format=folded "$tmp/fork" "$tmp/fork.log" >"$tmp/fork.folded" ||
+    bad "fork: cce-decode failed"
+  [ "$(cat "$tmp/fork.folded")" = "main;mk;malloc 100" ] ||
+    bad "fork: the parent's live bytes: $(cat "$tmp/fork.folded")"
+else
+  cat "$tmp/cc.fork.log"; bad "fork: compilation failed"
+fi
+
+# (f) off, bad settings.
 (cd "$tmp" && CCE_LOG= "$exe") || bad "exit status $? without CCE_HEAP"
 ls "$tmp"/cce-*.log >/dev/null 2>&1 && bad "a log without CCE_HEAP"
 CCE_HEAP=yes CCE_LOG=$tmp/bad.log "$exe" 2>"$tmp/bad.err" ||
