@@ -1032,6 +1032,9 @@ cce_table_insert (struct cce_thread *t, unsigned tag, uint64_t site,
   struct cce_table *tb;
   size_t size = sizeof (struct cce_log_entry)
                 + (size_t) nstack * sizeof (struct cce_log_frame);
+  if (nstack > (UINT32_MAX / 4 - sizeof (struct cce_log_entry))
+               / sizeof (struct cce_log_frame))
+    return 0;                   /* an entry's size is 32 bits */
   for (;;)
     {
       tb = t->table;
