@@ -74,6 +74,27 @@
 
 #include "rt-internal.h"
 
+/* The static libcce has no allocator functions: linked into a static
+   program, they would be defined twice, with the C library's.  */
+#ifndef PIC
+
+void
+cce_heap_init (void)
+{
+  const char *env = cce_getenv ("CCE_HEAP");
+  if (env && *env && strcmp (env, "0") != 0)
+    cce_complain ("CCE_HEAP needs the shared libcce; the heap is not"
+                  " profiled", NULL, 0);
+}
+
+void
+cce_heap_thread_exit (struct cce_thread *t)
+{
+  (void) t;
+}
+
+#else /* PIC */
+
 /* The C library's allocator.  Called through the GOT, without a PLT
    stub.  */
 #define CCE_LIBC __attribute__ ((noplt))
@@ -936,3 +957,5 @@ cce_heap_init (void)
   cce_barrier ();
   cce_heap_on = 1;
 }
+
+#endif /* PIC */
