@@ -14,6 +14,10 @@
      -DM_FP     a walk of the frame-pointer chain (-fno-omit-frame-pointer)
      -DM_CYG    a shadow stack kept by -finstrument-functions hooks; the
                 capture is a copy of it (function and call site per frame)
+     -DM_HEAP   a malloc of 32 bytes and its free: built plain, the C
+                library's allocator (under heaptrack, its cost); built
+                with cce, libcce's (with CCE_HEAP=1, the heap profile's
+                cost per allocation)
      -DM_NONE   no capture: the timing loop alone
 
    Usage: event DEPTH SHAPE [MODE]
@@ -49,6 +53,8 @@ static struct
   uint64_t id, depth;
   uint64_t frames[MAXF][2];
 } cap;
+#elif defined M_HEAP
+static void *block;
 #elif defined M_BT
 #include <execinfo.h>
 static void *pcs[MAXF];
@@ -126,6 +132,11 @@ capture (void)
       cce_log (7);
       frames_seen = (long) TLS_DEPTH ();
     }
+#elif defined M_HEAP
+  block = malloc (32);
+  __asm__ volatile ("" : : "r" (block) : "memory");
+  free (block);
+  frames_seen = 0;
 #elif defined M_BT
   frames_seen = backtrace (pcs, MAXF);
   __asm__ volatile ("" : : "m" (pcs) : "memory");

@@ -11,7 +11,8 @@
 #   --pairs N        alternated plain/cce run pairs per program (default 9,
 #                    --quick 3)
 #   --only LIST      sections to run, a comma-separated subset of
-#                    run,event,sample,decode,build,corpus (default all)
+#                    run,event,heap,sample,decode,build,corpus (default
+#                    all)
 #   --corpus-pairs N workload pairs per corpus program (default 5;
 #                    --quick: the three programs of the smoke set, 1 pair)
 #   --corpus-build-pairs N  alternated build pairs per corpus program for
@@ -58,7 +59,7 @@ builddir=$srcroot
 quick=${BENCH_QUICK:-0}
 test "$quick" = 0 || quick=1
 pairs=
-only=run,event,sample,decode,build,corpus
+only=run,event,heap,sample,decode,build,corpus
 corpus_pairs=
 corpus_build_pairs=1
 corpus_workdir=${TMPDIR:-/tmp}/cce-corpus
@@ -389,6 +390,80 @@ glibc backtrace|bt|distinct|"
     emit "- unw_backtrace: n/a ($unw_why)."
   fi
   emit "- cce build of the chain: $(grep '^cce:' "$w/ev.log" | sed 's/^cce: //')"
+  emit ""
+fi
+
+# ---------------------------------------------------------------------------
+# (b'') The heap profile (CCE_HEAP): a malloc/free loop at depth 5 and 60,
+# plain, built with cce (libcce's allocator functions) without and with
+# CCE_HEAP=1, and the plain binary under heaptrack if it is installed.
+# ---------------------------------------------------------------------------
+if want heap; then
+  progress "[heap] building the malloc/free loop"
+  test -f "$w/chain.c" || sh "$here/gen-chain.sh" 600 > "$w/chain.c"
+  hsrc="$here/event.c $w/chain.c"
+  $CC -O2 -flto -flto-partition=one -DM_HEAP -o "$w/heap-plain" $hsrc \
+    2> "$w/heap.log" || die "heap (plain)"
+  $ccecc -O2 -DM_HEAP -fplugin-arg-cce-observe-all -o "$w/heap-cce" $hsrc \
+    2>> "$w/heap.log" || { cat "$w/heap.log" >&2; die "heap (cce)"; }
+  # hp LABEL CMD...: median over event_reps runs of the ns per malloc/free
+  # (CMD prints it first), into $w/hp.res.
+  hp () {
+    : > "$w/hp.ns"
+    j=1
+    while test $j -le $event_reps; do
+      rm -f "$w/hp.file.log" "$w"/ht.heaptrack.*
+      "$@" > "$w/hp.one" 2>> "$w/heap.log" < /dev/null || return 1
+      grep -E '^[0-9.]+ -?[0-9]+$' "$w/hp.one" | cut -d' ' -f1 >> "$w/hp.ns"
+      j=$((j + 1))
+    done
+    median < "$w/hp.ns" > "$w/hp.res"
+  }
+  heaptrack=$(command -v heaptrack 2>/dev/null)
+  emit "## The heap profile (CCE_HEAP)"
+  emit ""
+  emit "ns per malloc (32 bytes) and free at call depth d, median thread CPU time; the cce build with -fplugin-arg-cce-observe-all; its log in a file."
+  emit ""
+  emit "| variant | d=5 ns | d=60 ns |"
+  emit "|---|---:|---:|"
+  for v in plain nohe heap sampled heaptrack; do
+    line=
+    for d in 5 60; do
+      case $v in
+        plain) label="plain -O2 build (the C library's malloc)"
+               hp env -u CCE_HEAP "$w/heap-plain" "$d" distinct ;;
+        nohe) label="cce build without CCE_HEAP (libcce's malloc forwards)"
+              hp env -u CCE_HEAP "$w/heap-cce" "$d" distinct ;;
+        heap) label="cce build, CCE_HEAP=1"
+              hp env CCE_HEAP=1 CCE_LOG="$w/hp.file.log" "$w/heap-cce" "$d" distinct ;;
+        sampled) label="cce build, CCE_HEAP=1 CCE_HEAP_SAMPLE=524288"
+              hp env CCE_HEAP=1 CCE_HEAP_SAMPLE=524288 CCE_LOG="$w/hp.file.log" \
+                "$w/heap-cce" "$d" distinct ;;
+        heaptrack) label="plain build under heaptrack"
+              if test -z "$heaptrack"; then
+                line="$line | n/a"
+                continue
+              fi
+              hp "$heaptrack" -o "$w/ht.heaptrack" "$w/heap-plain" "$d" distinct ;;
+      esac || die "heap: $v at depth $d failed"
+      progress "[heap] $label, depth $d: $(cat "$w/hp.res") ns"
+      cp "$w/hp.res" "$w/hp.$v.$d"
+      line="$line | $(calc '%.1f' "$(cat "$w/hp.res")")"
+    done
+    emit "| $label$line |"
+  done
+  emit ""
+  for d in 5 60; do
+    p=$(cat "$w/hp.plain.$d") n=$(cat "$w/hp.nohe.$d") h=$(cat "$w/hp.heap.$d")
+    msg="- depth $d: CCE_HEAP=1 adds $(calc '%.1f' "$h - $p") ns per allocation; without CCE_HEAP libcce's malloc adds $(calc '%.1f' "$n - $p") ns"
+    if test -n "$heaptrack"; then
+      t=$(cat "$w/hp.heaptrack.$d")
+      msg="$msg; heaptrack adds $(calc '%.0f' "$t - $p") ns, $(calc '%.0f' "($t - $p) / ($h - $p)") times cce's"
+    fi
+    emit "$msg."
+  done
+  test -n "$heaptrack" ||
+    emit "- heaptrack: not installed (apt-get install heaptrack), not measured."
   emit ""
 fi
 

@@ -172,6 +172,25 @@
    entry of a table that never had more than N contexts, whose counts are
    exact.
 
+   Heap profile (CCE_HEAP, rt/heap.c).  Table spans whose MARK is
+   CCE_LOG_HEAP_MARK hold the heap profile of a thread: entries as
+   above, in groups of three with the same context, one after the other
+   (each with room for the context's ccStack): CCE_TAG_HEAP_ALLOC (COUNT
+   blocks allocated, VALUE bytes), CCE_TAG_HEAP_FREE (COUNT of them
+   freed, VALUE bytes, by any thread: atomic adds) and CCE_TAG_HEAP_PEAK
+   (COUNT blocks and VALUE bytes of the context live at the last
+   snapshot of the heap's peak).  Blocks live now are ALLOC minus FREE.
+   FLAGS has CCE_ENTRY_VALUE, ERROR is 0.  SITE is the PC word, with
+   CCE_PC_CALLER, of the program's call of the allocator (or of the C
+   library function that allocated: strdup...); CCE_PC_EXTERNAL for
+   allocations the runtime could not place, and for those past the
+   table's limit.  The span's LEVEL is the sampling interval in bytes
+   (CCE_HEAP_SAMPLE), 0 when every allocation is counted; with an
+   interval the counts are of the sampled blocks, which the decoder
+   weights (1 / (1 - exp (-AVG / INTERVAL)), AVG the average size of the
+   context's blocks).  Heap spans are never reused or unmapped while the
+   process runs, so the entries stay where blocks point to them.
+
    A log written to something else than a regular file (a pipe, a
    terminal) has no chunks: its header ends after the module table
    (HEADER_SIZE says where, CHUNK_SIZE is 0) and records, each with its
@@ -326,8 +345,17 @@
    Their SITE is a PC word.  */
 #define CCE_TAG_SIGNAL UINT32_C (0xffe00000)
 #define CCE_TAG_SAMPLE UINT32_C (0xffe00100)
+/* Tags of the entries of the heap profile (CCE_HEAP): allocations, frees
+   and the blocks live at the heap's peak.  Their SITE is a PC word.  */
+#define CCE_TAG_HEAP_ALLOC UINT32_C (0xffe00200)
+#define CCE_TAG_HEAP_FREE UINT32_C (0xffe00201)
+#define CCE_TAG_HEAP_PEAK UINT32_C (0xffe00202)
+#define CCE_TAG_IS_HEAP(tag) \
+  ((uint32_t) (tag) >= CCE_TAG_HEAP_ALLOC \
+   && (uint32_t) (tag) <= CCE_TAG_HEAP_PEAK)
 #define CCE_TAG_IS_PC(tag) \
-  ((uint32_t) (tag) >= CCE_TAG_SIGNAL && (uint32_t) (tag) <= CCE_TAG_SAMPLE)
+  (((uint32_t) (tag) >= CCE_TAG_SIGNAL && (uint32_t) (tag) <= CCE_TAG_SAMPLE) \
+   || CCE_TAG_IS_HEAP (tag))
 
 #define CCE_LOG_MAGIC "CCE-LOG"   /* 8 bytes with the trailing NUL */
 #define CCE_LOG_VERSION 4
@@ -346,6 +374,8 @@
 #define CCE_LOG_TABLE_MARK UINT32_C (0x54454343)
 #define CCE_LOG_ENTRY_MARK UINT32_C (0x45454343)
 #define CCE_LOG_DEAD_MARK UINT32_C (0x44454343)
+/* MARK of a table span of the heap profile ("CCEH").  */
+#define CCE_LOG_HEAP_MARK UINT32_C (0x48454343)
 
 /* FLAGS of a table entry: VALUE sums the values of cce_count events.  */
 #define CCE_ENTRY_VALUE 0x1

@@ -99,6 +99,19 @@ int cced_profile_add (struct cced_profile *p, const void *path,
    it), NULL when out of memory.  */
 char *cced_display_name (const char *raw, int params);
 
+/* Add an entry of a heap profile (TAG one of CCE_TAG_HEAP_*: COUNT
+   blocks of VALUE bytes, sampled every PERIOD bytes, 0 for none) at the
+   path PATH of P, whatever its thread.  A profile with such entries is
+   a heap profile: its writers give the heap's sample types, from these
+   alone.  Returns 0, or -1 when out of memory.  */
+int cced_profile_add_heap (struct cced_profile *p, const void *path,
+                           uint32_t tag, uint64_t count, uint64_t value,
+                           uint64_t period);
+/* The weight of a heap profile's COUNT blocks of VALUE bytes sampled
+   every PERIOD bytes (0: not sampled): 1 / (1 - exp (-AVG / PERIOD)),
+   AVG the blocks' average size.  */
+double cced_heap_scale (uint64_t count, uint64_t value, uint64_t period);
+
 /* Where the profile writers put their bytes: WRITE (CTX, BUF, N).  */
 typedef void cced_write_fn (void *ctx, const void *buf, size_t n);
 

@@ -131,7 +131,9 @@ void cced_program_close (struct cced_program *p);
      file: the records of a span one after the other.
    - A valid entry of a table span is returned as a record whose COUNT,
      VALUE and ERROR are the entry's; dead entries are skipped, torn
-     ones (mark 0) skipped and counted as torn records.
+     ones (mark 0) skipped and counted as torn records.  The entries of
+     a heap profile's spans (CCE_HEAP) are records of the tags
+     CCE_TAG_HEAP_ALLOC, _FREE and _PEAK, with their PERIOD.
    - A torn record (a record whose mark is 0 with other bytes than 0 in
      the rest of its span: the process died while writing it) is skipped
      and counted (cced_log_stats).  It is never returned.
@@ -201,6 +203,7 @@ struct cced_log_stats
   uint64_t tables;           /* table spans read (CCE_MODE=aggregate) */
   uint64_t entries;          /* table entries returned (among RECORDS) */
   uint32_t counters;         /* the largest table's counters (N) */
+  uint64_t heap_spans;       /* table spans of a heap profile (CCE_HEAP) */
   uint64_t max_error;        /* the largest ERROR of an entry: 0 if every
                                 count is exact */
 };
@@ -233,6 +236,10 @@ struct cced_record
   uint64_t error;         /* COUNT is at most this over the true count
                              (an entry of a table that became a
                              Space-Saving summary); else 0 */
+  uint64_t period;        /* an entry of a heap profile (TAG
+                             CCE_TAG_HEAP_*): its sampling interval in
+                             bytes (CCE_HEAP_SAMPLE), 0 if every
+                             allocation was counted */
 };
 
 /* FLAGS of a record.  */

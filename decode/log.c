@@ -68,6 +68,8 @@ struct cced_log
   uint64_t span_end;       /* the offset of its end */
   uint32_t span_thread;
   int span_table;          /* the span is a table's (entries) */
+  int span_heap;           /* the span is a heap profile's */
+  uint32_t span_period;    /* a heap span's sampling interval */
 
   struct cce_stack_entry *stack;   /* when a record cannot be used in
                                       place */
@@ -534,7 +536,8 @@ log_next_span (struct cced_log *l, struct cced_error *err)
           continue;
         }
       if (s.mark != CCE_LOG_SPAN_MARK
-          && !(s.mark == CCE_LOG_TABLE_MARK && l->version >= 4))
+          && !((s.mark == CCE_LOG_TABLE_MARK || s.mark == CCE_LOG_HEAP_MARK)
+               && l->version >= 4))
         {
           seterr (err, CCED_E_CORRUPT, 0,
                   "corrupt log at offset %" PRIu64 " (a chunk that starts"
@@ -554,9 +557,14 @@ log_next_span (struct cced_log *l, struct cced_error *err)
       l->span_off = off;
       l->span_end = off + extent;
       l->span_thread = s.thread;
-      l->span_table = s.mark == CCE_LOG_TABLE_MARK;
+      l->span_table = s.mark == CCE_LOG_TABLE_MARK
+                      || s.mark == CCE_LOG_HEAP_MARK;
+      l->span_heap = s.mark == CCE_LOG_HEAP_MARK;
+      l->span_period = l->span_heap ? s.level : 0;
       l->stats.spans++;
-      if (l->span_table)
+      if (s.mark == CCE_LOG_HEAP_MARK)
+        l->stats.heap_spans++;
+      else if (l->span_table)
         {
           l->stats.tables++;
           if (s.level > l->stats.counters)
@@ -623,6 +631,7 @@ log_take_record (struct cced_log *l, const struct cce_log_record *h,
   rec->value = 0;
   rec->flags = 0;
   rec->error = 0;
+  rec->period = entry ? l->span_period : 0;
   if (has_value)
     {
       memcpy (&rec->value, l->buf + l->pos + sizeof *h, sizeof rec->value);
@@ -863,8 +872,23 @@ log_span_entry (struct cced_log *l, struct cced_record *rec,
         return log_bad_entry (l, "more ccStack entries than room", err);
       if (e.thread != l->span_thread)
         return log_bad_entry (l, "not its span's thread", err);
-      if (e.count == 0 || e.error >= e.count
-          || (e.flags & ~(uint32_t) CCE_ENTRY_VALUE) != 0)
+      if (l->span_heap)
+        {
+          /* A heap profile's: no error; nothing to say if 0.  */
+          if (e.error != 0 || !CCE_TAG_IS_HEAP (e.tag))
+            return log_bad_entry (l, "impossible counts", err);
+          if (e.count == 0)
+            {
+              r = log_skip (l, e.size, NULL, err);
+              if (r < 0)
+                return log_fail (l, err);
+              if (r == 0)
+                return log_truncated (l, l->span_off, 1, err);
+              continue;
+            }
+        }
+      else if (e.count == 0 || e.error >= e.count
+               || (e.flags & ~(uint32_t) CCE_ENTRY_VALUE) != 0)
         return log_bad_entry (l, "impossible counts", err);
       h.mark = e.mark;
       h.tag = e.tag;

@@ -868,6 +868,12 @@ cced_tag_name (uint32_t tag, char *buf, size_t size)
 
   if (tag == CCE_TAG_SAMPLE)
     return "sample";
+  if (tag == CCE_TAG_HEAP_ALLOC)
+    return "alloc";
+  if (tag == CCE_TAG_HEAP_FREE)
+    return "free";
+  if (tag == CCE_TAG_HEAP_PEAK)
+    return "peak";
   if (!CCE_TAG_IS_PC (tag))
     return NULL;
   sig = tag - CCE_TAG_SIGNAL;
@@ -1068,12 +1074,36 @@ profile_add (struct cced_output *o, const struct cced_record *rec,
              const void *ppath, struct cced_error *err)
 {
   char tbuf[16];
+  if (CCE_TAG_IS_HEAP (rec->tag))
+    {
+      if (cced_profile_add_heap (o->prof, ppath, rec->tag, rec->count,
+                                 rec->value, rec->period) < 0)
+        return nomem (err);
+      return 0;
+    }
   if (cced_profile_add (o->prof, ppath, rec->thread, rec->tag,
                         tag_name (o, rec, tbuf, sizeof tbuf), rec->count,
                         rec->value, (rec->flags & CCED_RECORD_VALUE) != 0)
       < 0)
     return nomem (err);
   return 0;
+}
+
+/* What REC adds to its path's count in the folded format: its events,
+   or for a heap profile the bytes live at the end (those allocated less
+   those freed, weighted when sampled; the peak adds nothing).  */
+static uint64_t
+fold_weight (const struct cced_record *rec)
+{
+  if (__builtin_expect (!CCE_TAG_IS_HEAP (rec->tag), 1))
+    return rec->count;
+  if (rec->tag == CCE_TAG_HEAP_PEAK)
+    return 0;
+  uint64_t v = rec->value;
+  if (rec->period)
+    v = (uint64_t) ((double) v * cced_heap_scale (rec->count, rec->value,
+                                                   rec->period) + 0.5);
+  return rec->tag == CCE_TAG_HEAP_ALLOC ? v : -v;
 }
 
 int
@@ -1119,7 +1149,7 @@ cced_output_record (struct cced_output *o, const struct cced_record *rec,
           out_write (o, e->val, e->vlen);
           break;
         case CCED_FORMAT_FOLDED:
-          e->fold->count += rec->count;
+          e->fold->count += fold_weight (rec);
           return 0;
         case CCED_FORMAT_PPROF:
         case CCED_FORMAT_SPEEDSCOPE:
@@ -1156,7 +1186,7 @@ cced_output_record (struct cced_output *o, const struct cced_record *rec,
     case CCED_FORMAT_FOLDED:
       if (render_path (o, &path, 0) < 0 || !(fe = fold_entry (o)))
         return nomem (err);
-      fe->count += rec->count;
+      fe->count += fold_weight (rec);
       if (use_cache)
         cache_insert (o, h, rec, NULL, 0, fe, NULL, inc);
       return 0;
@@ -1264,7 +1294,10 @@ cced_output_finish (struct cced_output *o, struct cced_error *err)
         return nomem (err);
       for (size_t i = 0; i < o->fsize; i++)
         if (o->ftab[i].e
-            && ((struct fentry *) o->ftab[i].e)->count)
+            && ((struct fentry *) o->ftab[i].e)->count
+            /* A heap profile's path with more freed than allocated
+               (weighted samples) has nothing live.  */
+            && ((struct fentry *) o->ftab[i].e)->count <= INT64_MAX)
           v[n++] = o->ftab[i].e;
       qsort (v, n, sizeof *v, fentry_cmp);
       for (size_t i = 0; i < n; i++)

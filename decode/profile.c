@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,9 @@ struct cced_profile
   struct itab samples;       /* key: thread, tag, path id; a: count,
                                 b: value, str: the tag's name */
   int has_value;
+  struct itab heap;          /* a heap profile's: key: kind (0 alloc, 1
+                                free, 2 peak), 0, path id; a: count, b:
+                                value, c: sampling period */
   uint32_t *key;             /* scratch */
   size_t akey;
 };
@@ -179,6 +183,7 @@ cced_profile_free (struct cced_profile *p)
     return;
   itab_free (&p->paths);
   itab_free (&p->samples);
+  itab_free (&p->heap);
   free (p->key);
   free (p);
 }
@@ -265,6 +270,77 @@ cced_profile_add (struct cced_profile *p, const void *path, uint32_t thread,
       p->has_value = 1;
     }
   return 0;
+}
+
+int
+cced_profile_add_heap (struct cced_profile *p, const void *path,
+                       uint32_t tag, uint64_t count, uint64_t value,
+                       uint64_t period)
+{
+  const struct ientry *pe = path;
+  uint32_t key[4];
+  struct ientry *e;
+  int created;
+
+  key[0] = tag - CCE_TAG_HEAP_ALLOC;
+  key[1] = 0;
+  key[2] = (uint32_t) pe->id;
+  key[3] = (uint32_t) ((uint64_t) pe->id >> 32);
+  e = itab_get (&p->heap, key, sizeof key, &created);
+  if (!e)
+    return -1;
+  e->a += count;
+  e->b += value;
+  e->c = period;
+  return 0;
+}
+
+double
+cced_heap_scale (uint64_t count, uint64_t value, uint64_t period)
+{
+  if (!period || !count || !value)
+    return 1.0;
+  double avg = (double) value / (double) count;
+  return 1.0 / -expm1 (-avg / (double) period);
+}
+
+/* Sample types of a heap profile: those of Go's and gperftools', then
+   the peak.  */
+#define HEAP_TYPES 6
+static const char *const heap_types[HEAP_TYPES][2] = {
+  { "alloc_objects", "count" }, { "alloc_space", "bytes" },
+  { "inuse_objects", "count" }, { "inuse_space", "bytes" },
+  { "peak_objects", "count" }, { "peak_space", "bytes" },
+};
+
+/* The values (heap_types) of the heap profile's path of the allocation
+   entry A into V, weighted if sampled.  */
+static void
+heap_values (struct cced_profile *p, const struct ientry *a,
+             uint64_t v[HEAP_TYPES])
+{
+  uint32_t key[4];
+  const struct ientry *f, *pk;
+  uint64_t c[3], b[3], period = a->c;
+  int created;
+
+  memcpy (key, a->key, sizeof key);
+  key[0] = 1;
+  f = itab_get (&p->heap, key, sizeof key, &created);
+  key[0] = 2;
+  pk = f ? itab_get (&p->heap, key, sizeof key, &created) : NULL;
+  c[0] = a->a;
+  b[0] = a->b;
+  c[1] = f && f->a <= a->a ? a->a - f->a : 0;
+  b[1] = f && f->b <= a->b ? a->b - f->b : 0;
+  c[2] = pk ? pk->a : 0;
+  b[2] = pk ? pk->b : 0;
+  for (int i = 0; i < 3; i++)
+    {
+      double s = cced_heap_scale (c[i], b[i], period);
+      v[2 * i] = (uint64_t) ((double) c[i] * s + 0.5);
+      v[2 * i + 1] = (uint64_t) ((double) b[i] * s + 0.5);
+    }
 }
 
 /* ===================================================================
@@ -553,7 +629,10 @@ cced_profile_pprof (struct cced_profile *p, const char *name,
   uint64_t *loc = NULL;
   size_t nloc = 0, aloc = 0;
   uint64_t s_thread, s_tag;
-  int r = -1;
+  int r = -1, heap = p->heap.count > 0;
+  uint64_t (*hv)[HEAP_TYPES] = NULL;   /* a heap profile's values */
+  size_t ahv = 0;
+  uint64_t period = 1;
 
   memset (&w, 0, sizeof w);
   memset (&locs, 0, sizeof locs);
@@ -565,13 +644,28 @@ cced_profile_pprof (struct cced_profile *p, const char *name,
   w.params = 1;
 
   string_id (&w, "", 0);
-  /* Sample types: events, and the sum of values where records have
-     them.  */
+  /* Sample types: a heap profile's, or events, and the sum of values
+     where records have them.  */
   m.n = 0;
-  cced_pb_uint (&m, VALUETYPE_TYPE, string_id (&w, "events", 6));
-  cced_pb_uint (&m, VALUETYPE_UNIT, string_id (&w, "count", 5));
-  cced_pb_message (&out, PROFILE_SAMPLE_TYPE, &m);
-  if (p->has_value)
+  if (heap)
+    for (int i = 0; i < HEAP_TYPES; i++)
+      {
+        m.n = 0;
+        cced_pb_uint (&m, VALUETYPE_TYPE,
+                      string_id (&w, heap_types[i][0],
+                                 strlen (heap_types[i][0])));
+        cced_pb_uint (&m, VALUETYPE_UNIT,
+                      string_id (&w, heap_types[i][1],
+                                 strlen (heap_types[i][1])));
+        cced_pb_message (&out, PROFILE_SAMPLE_TYPE, &m);
+      }
+  else
+    {
+      cced_pb_uint (&m, VALUETYPE_TYPE, string_id (&w, "events", 6));
+      cced_pb_uint (&m, VALUETYPE_UNIT, string_id (&w, "count", 5));
+      cced_pb_message (&out, PROFILE_SAMPLE_TYPE, &m);
+    }
+  if (p->has_value && !heap)
     {
       m.n = 0;
       cced_pb_uint (&m, VALUETYPE_TYPE, string_id (&w, "space", 5));
@@ -599,9 +693,64 @@ cced_profile_pprof (struct cced_profile *p, const char *name,
       nplocs[i] = nloc;
     }
 
+  /* A heap profile's samples: one per Location list, whatever the
+     thread.  */
+  for (size_t i = 0; heap && i < p->heap.count; i++)
+    {
+      const struct ientry *s = p->heap.items[i];
+      size_t path = sample_path (s);
+      struct ientry *e;
+      uint64_t v[HEAP_TYPES];
+      int created;
+      if (s->key[0] != 0)
+        continue;
+      heap_values (p, s, v);
+      if (period == 1 && s->c)
+        period = s->c;
+      if (key_room (p, nplocs[path] + 1) < 0)
+        goto done;
+      for (size_t k = 0; k < nplocs[path]; k++)
+        p->key[k] = (uint32_t) plocs[path][k];
+      if (!(e = itab_get (&merged, p->key, nplocs[path] * sizeof *p->key,
+                          &created)))
+        goto done;
+      if (created)
+        {
+          if (merged.count > ahv)
+            {
+              uint64_t (*n)[HEAP_TYPES] = grow_array (hv, &ahv, merged.count,
+                                                      sizeof *hv);
+              if (!n)
+                goto done;
+              hv = n;
+            }
+          memset (hv[e->id], 0, sizeof *hv);
+        }
+      for (int k = 0; k < HEAP_TYPES; k++)
+        hv[e->id][k] += v[k];
+    }
+  for (size_t i = 0; heap && i < merged.count; i++)
+    {
+      const struct ientry *s = merged.items[i];
+      size_t nw = s->len / sizeof *s->key;
+      m.n = 0;
+      if (nw > aloc)
+        {
+          uint64_t *nl = grow_array (loc, &aloc, nw, sizeof *nl);
+          if (!nl)
+            goto done;
+          loc = nl;
+        }
+      for (size_t k = 0; k < nw; k++)
+        loc[k] = s->key[k];
+      cced_pb_packed (&m, SAMPLE_LOCATION_ID, loc, nw);
+      cced_pb_packed (&m, SAMPLE_VALUE, hv[s->id], HEAP_TYPES);
+      cced_pb_message (&out, PROFILE_SAMPLE, &m);
+    }
+
   /* Samples: those of paths that differ only where a Location does not
    tell (columns) are one.  Key: thread, tag's name, locations.  */
-  for (size_t i = 0; i < p->samples.count; i++)
+  for (size_t i = 0; !heap && i < p->samples.count; i++)
     {
       const struct ientry *s = p->samples.items[i];
       size_t path = sample_path (s), nw = 0;
@@ -622,7 +771,7 @@ cced_profile_pprof (struct cced_profile *p, const char *name,
       e->a += s->a;
       e->b += s->b;
     }
-  for (size_t i = 0; i < merged.count; i++)
+  for (size_t i = 0; !heap && i < merged.count; i++)
     {
       const struct ientry *s = merged.items[i];
       size_t nw = s->len / sizeof *s->key;
@@ -696,19 +845,35 @@ cced_profile_pprof (struct cced_profile *p, const char *name,
       cced_pb_message (&out, PROFILE_FUNCTION, &m);
     }
 
-  /* The period: one event.  */
-  m.n = 0;
-  cced_pb_uint (&m, VALUETYPE_TYPE, string_id (&w, "events", 6));
-  cced_pb_uint (&m, VALUETYPE_UNIT, string_id (&w, "count", 5));
-  cced_pb_message (&out, PROFILE_PERIOD_TYPE, &m);
-  cced_pb_uint (&out, PROFILE_PERIOD, 1);
   for (size_t i = 0; i < ncomments; i++)
     cced_pb_uint (&out, PROFILE_COMMENT,
                   string_id (&w, comments[i], strlen (comments[i])));
-  /* What pprof shows first: the events (not the last type, its
-     default).  */
-  cced_pb_uint (&out, PROFILE_DEFAULT_SAMPLE_TYPE,
-                string_id (&w, "events", 6));
+  if (heap)
+    {
+      /* The period: the sampling interval in bytes (1: every
+         allocation); what pprof shows first: the bytes live at the
+         end.  */
+      m.n = 0;
+      cced_pb_uint (&m, VALUETYPE_TYPE, string_id (&w, "space", 5));
+      cced_pb_uint (&m, VALUETYPE_UNIT, string_id (&w, "bytes", 5));
+      cced_pb_message (&out, PROFILE_PERIOD_TYPE, &m);
+      cced_pb_uint (&out, PROFILE_PERIOD, period);
+      cced_pb_uint (&out, PROFILE_DEFAULT_SAMPLE_TYPE,
+                    string_id (&w, "inuse_space", 11));
+    }
+  else
+    {
+      /* The period: one event.  */
+      m.n = 0;
+      cced_pb_uint (&m, VALUETYPE_TYPE, string_id (&w, "events", 6));
+      cced_pb_uint (&m, VALUETYPE_UNIT, string_id (&w, "count", 5));
+      cced_pb_message (&out, PROFILE_PERIOD_TYPE, &m);
+      cced_pb_uint (&out, PROFILE_PERIOD, 1);
+      /* What pprof shows first: the events (not the last type, its
+         default).  */
+      cced_pb_uint (&out, PROFILE_DEFAULT_SAMPLE_TYPE,
+                    string_id (&w, "events", 6));
+    }
 
   /* The string table, last: every string is known now.  */
   for (size_t i = 0; i < w.strings.count && !w.oom; i++)
@@ -731,6 +896,7 @@ cced_profile_pprof (struct cced_profile *p, const char *name,
   free (nplocs);
   free (loc);
   free (fr);
+  free (hv);
   itab_free (&locs);
   itab_free (&merged);
   cced_pb_free (&out);
@@ -867,12 +1033,11 @@ speedscope_merge (struct writer *w, struct itab *m, struct ientry *const *v,
 }
 
 /* The profile named NAME of the merged samples M of one thread, of unit
-   UNIT ("none": their counts; "bytes": their values).  */
+   UNIT: their values with BYTES, else their counts.  */
 static void
 speedscope_profile (struct cced_pbuf *b, const struct itab *m,
-                    const char *name, const char *unit)
+                    const char *name, const char *unit, int bytes)
 {
-  int bytes = strcmp (unit, "bytes") == 0;
   uint64_t total = 0;
   int first = 1;
 
@@ -944,9 +1109,37 @@ cced_profile_speedscope (struct cced_profile *p, const char *name,
     memcpy (v, p->samples.items, p->samples.count * sizeof *v);
   qsort (v, p->samples.count, sizeof *v, sample_cmp);
 
+  /* A heap profile: the bytes live at the end and the bytes allocated,
+     per path (the allocation entries, whose counts become the live
+     bytes and values the bytes allocated).  */
+  if (p->heap.count)
+    {
+      size_t n = 0;
+      struct ientry **hv = realloc (v, (p->heap.count + 1) * sizeof *v);
+      if (!hv)
+        goto done;
+      v = hv;
+      for (size_t i = 0; i < p->heap.count; i++)
+        if (p->heap.items[i]->key[0] == 0)
+          v[n++] = p->heap.items[i];
+      for (size_t i = 0; i < n; i++)
+        {
+          uint64_t x[HEAP_TYPES];
+          heap_values (p, v[i], x);
+          v[i]->a = x[3];
+          v[i]->b = x[1];
+        }
+      if (speedscope_merge (&w, &merged, v, n, fr) < 0)
+        goto done;
+      json_lit (&profiles, "\n");
+      speedscope_profile (&profiles, &merged, "inuse_space", "bytes", 0);
+      json_lit (&profiles, ",\n");
+      speedscope_profile (&profiles, &merged, "alloc_space", "bytes", 1);
+      nprof = 2;
+    }
   /* A profile of counts per thread, and one of values where the thread
      has them.  */
-  for (size_t i = 0; i < p->samples.count;)
+  for (size_t i = 0; !p->heap.count && i < p->samples.count;)
     {
       size_t j = i;
       uint64_t count = 0, value = 0;
@@ -966,13 +1159,13 @@ cced_profile_speedscope (struct cced_profile *p, const char *name,
         {
           snprintf (pname, sizeof pname, "thread %" PRIu32, thread);
           json_lit (&profiles, nprof++ ? ",\n" : "\n");
-          speedscope_profile (&profiles, &merged, pname, "none");
+          speedscope_profile (&profiles, &merged, pname, "none", 0);
         }
       if (value)
         {
           snprintf (pname, sizeof pname, "thread %" PRIu32 " bytes", thread);
           json_lit (&profiles, nprof++ ? ",\n" : "\n");
-          speedscope_profile (&profiles, &merged, pname, "bytes");
+          speedscope_profile (&profiles, &merged, pname, "bytes", 1);
         }
       i = j;
     }

@@ -644,6 +644,10 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
   pthread_sigmask (SIG_SETMASK, &all, &saved);
   pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
   t->locked = 1;
+  /* What the C library allocates under the lock is not profiled (the
+     heap profile's lock comes before this one).  */
+  int heap_busy = t->heap_busy;
+  t->heap_busy = 1;
   cce_barrier ();
   pthread_mutex_lock (&cce_lock);
   if (cce_sink == CCE_SINK_CLOSED)
@@ -677,6 +681,7 @@ cce_log_slow (struct cce_thread *t, unsigned level, unsigned tag,
     }
   pthread_mutex_unlock (&cce_lock);
   cce_barrier ();
+  t->heap_busy = heap_busy;
   t->locked = 0;
   pthread_setcancelstate (cancel, NULL);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
@@ -881,6 +886,8 @@ cce_table_slow (struct cce_thread *t, size_t need)
   pthread_sigmask (SIG_SETMASK, &all, &saved);
   pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
   t->locked = 1;
+  int heap_busy = t->heap_busy;
+  t->heap_busy = 1;             /* as in cce_log_slow */
   cce_barrier ();
   pthread_mutex_lock (&cce_lock);
   if (cce_sink == CCE_SINK_CLOSED)
@@ -926,6 +933,43 @@ cce_table_slow (struct cce_thread *t, size_t need)
   cce_thread_register (t);
   ok = 1;
  out:
+  pthread_mutex_unlock (&cce_lock);
+  cce_barrier ();
+  t->heap_busy = heap_busy;
+  t->locked = 0;
+  pthread_setcancelstate (cancel, NULL);
+  pthread_sigmask (SIG_SETMASK, &saved, NULL);
+  return ok;
+}
+
+/* A span of the heap profile (heap.c) for thread T, at level 0: CHUNKS
+   chunks or more, with room for NEED bytes of entries, whose LEVEL word
+   is WORD (the sampling interval).  Opens the log and numbers the thread
+   if need be.  Return 0 if the log cannot hold it (not a regular file,
+   or failed).  */
+int
+cce_log_heap_span (struct cce_thread *t, size_t chunks, size_t need,
+                   uint32_t word, char **base, size_t *bytes)
+{
+  sigset_t all, saved;
+  int cancel, ok = 0;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &saved);
+  pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
+  t->locked = 1;
+  cce_barrier ();
+  pthread_mutex_lock (&cce_lock);
+  if (cce_sink == CCE_SINK_CLOSED)
+    cce_file_open ();
+  if (cce_sink == CCE_SINK_FILE)
+    {
+      if (!t->number)
+        t->number = cce_next_number++;
+      ok = cce_span_new (t, chunks, need, CCE_LOG_HEAP_MARK, word, base,
+                         bytes);
+    }
+  if (ok)
+    cce_thread_register (t);
   pthread_mutex_unlock (&cce_lock);
   cce_barrier ();
   t->locked = 0;

@@ -236,3 +236,40 @@ cce_context_word (const void *context)
   uint64_t word = cce_pc_word (pc);
   return word == CCE_PC_EXTERNAL && pc ? cce_pc_caller (pc) : word;
 }
+
+/* cce_caller_word's walk: the first return address into the main
+   program.  */
+static _Unwind_Reason_Code
+cce_walk_caller (struct _Unwind_Context *c, void *arg)
+{
+  struct cce_walk *w = arg;
+  int signal_frame = 0;
+  uintptr_t ip = _Unwind_GetIPInfo (c, &signal_frame);
+
+  if (++w->frames > CCE_PC_WALK_FRAMES)
+    return _URC_END_OF_STACK;
+  uint64_t word = cce_pc_word (ip);
+  if (word == CCE_PC_EXTERNAL || signal_frame)
+    return _URC_NO_REASON;
+  w->word = word | CCE_PC_CALLER;
+  return _URC_END_OF_STACK;
+}
+
+uint64_t
+cce_caller_word (void)
+{
+  struct cce_thread *t = &cce_self;
+  static __thread struct cce_walk w CCE_TLS;
+
+  if (!cce_pc.key || t->unwinding)
+    return CCE_PC_EXTERNAL;
+  w.frames = 0;
+  w.word = CCE_PC_EXTERNAL;
+  t->unwinding = 1;
+  cce_barrier ();
+  if (sigsetjmp (t->unwind_jb, 0) == 0)
+    _Unwind_Backtrace (cce_walk_caller, &w);
+  cce_barrier ();
+  t->unwinding = 0;
+  return w.word;
+}

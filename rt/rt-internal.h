@@ -75,6 +75,17 @@ struct cce_thread
      in a handler; a crash signal then jumps back to UNWIND_JB.  */
   volatile int unwinding;
   sigjmp_buf unwind_jb;
+
+  /* The heap profile (heap.c): set while the thread is in libcce's
+     allocator code, whose own allocations are then not profiled; the
+     thread's table of contexts; the bytes until its next sample
+     (CCE_HEAP_SAMPLE) and its random state; and the bytes it allocated
+     minus those it freed since it last added them to the process's.  */
+  int heap_busy;
+  struct cce_heap_table *heap;
+  int64_t heap_left;
+  uint64_t heap_rand;
+  int64_t heap_delta;
 };
 
 extern __thread struct cce_thread cce_self CCE_TLS CCE_HIDDEN;
@@ -100,6 +111,14 @@ CCE_HIDDEN void cce_log_thread_exit (struct cce_thread *t);
 CCE_HIDDEN void cce_log_fork_prepare (void);
 CCE_HIDDEN void cce_log_fork_parent (void);
 CCE_HIDDEN void cce_log_fork_child (void);
+CCE_HIDDEN int cce_log_heap_span (struct cce_thread *t, size_t chunks,
+                                  size_t need, uint32_t word, char **base,
+                                  size_t *bytes);
+
+/* The heap profile (heap.c): CCE_HEAP and CCE_HEAP_SAMPLE, at load time;
+   thread T exits (its table goes to the next thread).  */
+CCE_HIDDEN void cce_heap_init (void);
+CCE_HIDDEN void cce_heap_thread_exit (struct cce_thread *t);
 
 /* PC words (pc.c): find the main program's executable segments, once,
    before any handler can run; the PC of the instruction a signal
@@ -112,6 +131,10 @@ CCE_HIDDEN uint64_t cce_pc_word (uintptr_t pc);
    interrupted: cce_pc_word of it, or outside the main program the word
    of the call that led there (CCE_PC_CALLER), or CCE_PC_EXTERNAL.  */
 CCE_HIDDEN uint64_t cce_context_word (const void *context);
+/* The PC word, with CCE_PC_CALLER, of the main program's call that led
+   to the caller of this function (found by unwinding), or
+   CCE_PC_EXTERNAL.  */
+CCE_HIDDEN uint64_t cce_caller_word (void);
 
 /* The register-keeping entry points (keep.c) are the code from
    CCE_KEEP_FIRST to CCE_KEEP_LAST.  The commit points of their push and

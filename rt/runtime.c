@@ -185,6 +185,7 @@ cce_thread_exit (void *arg)
   pthread_sigmask (SIG_SETMASK, &all, &saved);
   cce_sample_thread_exit (t);
   cce_crash_thread_exit (t);
+  cce_heap_thread_exit (t);
   cce_log_thread_exit (t);
   cce_stack_free (t);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
@@ -479,6 +480,7 @@ cce_init (void)
     CCE_TLS_WORD (CCE_TLS_TOP) = (uint64_t) (uintptr_t) cce_stack_grow (NULL);
   cce_log_init ();
   cce_pc_init ();
+  cce_heap_init ();
   cce_crash_init ();
   cce_sample_init ();
   cce_thread_start_hooks ();

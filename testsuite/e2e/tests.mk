@@ -34,6 +34,11 @@
 ## CCE_MODE=log: the same folded output and value sums; Space-Saving
 ## bounds with a small CCE_MAX_CONTEXTS; the tables of a process killed
 ## with SIGKILL; aggregated samples; bad CCE_MODE and CCE_MAX_CONTEXTS.
+## heap.sh runs e2e/heap.c (allocations of every kind, threads, a leak,
+## a constructor's block, a peak) with CCE_HEAP=1 against gdb
+## (e2e/heaporacle.py: breakpoints on the C library's allocator in an -O0
+## build; e2e/heapcmp.py compares per context); the peak, the folded,
+## pprof and speedscope outputs, CCE_HEAP_SAMPLE, bad settings.
 ## nomap.sh gives the log a file system that cannot map it (an mmap shim,
 ## nomap.c): it is written as a stream, and every record decodes.
 ## coldunwind.sh runs e2e/coldunwind.c under gdb with e2e/coldunwind.py:
@@ -111,6 +116,7 @@ E2E_TESTS = \
 	e2e/enospc.sh \
 	e2e/torn.sh \
 	e2e/aggregate.sh \
+	e2e/heap.sh \
 	e2e/nomap.sh \
 	e2e/coldunwind.sh \
 	e2e/pcstep.sh \
@@ -177,6 +183,9 @@ E2E_EXTRA = \
 	e2e/crashcheck.awk \
 	e2e/death.c \
 	e2e/aggregate.c \
+	e2e/heap.c \
+	e2e/heaporacle.py \
+	e2e/heapcmp.py \
 	e2e/randomkill.c \
 	e2e/forkkill.c \
 	e2e/logerr.c \

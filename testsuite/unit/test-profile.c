@@ -1,7 +1,8 @@
 /* test-profile.c -- unit tests of the protocol buffers writer of
    libccedecode (pbwrite.c), read back by a reader of the test's own, and
    of the profile outputs (pprof, speedscope) and --depth on records that
-   carry counts and values.  */
+   carry counts and values, and of the weights of sampled heap
+   profiles.  */
 
 #define _GNU_SOURCE 1
 #include <inttypes.h>
@@ -90,6 +91,23 @@ expect_bytes (const struct cced_pbuf *b, const unsigned char *want,
   assert_false (b->oom);
   assert_int_equal (b->n, n);
   assert_memory_equal (b->p, want, n);
+}
+
+/* The weight of a sampled heap profile's counts: 1 unsampled; at an
+   average size equal to the interval 1 / (1 - 1/e); near 1 for blocks
+   far larger than the interval; near INTERVAL / AVG for small ones.  */
+static void
+test_heap_scale (void **state)
+{
+  (void) state;
+  assert_true (cced_heap_scale (10, 1000, 0) == 1.0);
+  assert_true (cced_heap_scale (0, 0, 4096) == 1.0);
+  double s = cced_heap_scale (1, 4096, 4096);
+  assert_true (s > 1.5819 && s < 1.5820);
+  s = cced_heap_scale (2, 2 << 20, 4096);
+  assert_true (s >= 1.0 && s < 1.0000001);
+  s = cced_heap_scale (100, 1600, 4096);
+  assert_true (s > 256.0 && s < 257.0);
 }
 
 static void
@@ -703,6 +721,7 @@ int
 main (void)
 {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_heap_scale),
     cmocka_unit_test (test_varints),
     cmocka_unit_test (test_fields),
     cmocka_unit_test (test_roundtrip),
