@@ -366,8 +366,10 @@ int cce_graph_pc_sites (struct cce_graph *g, uint64_t site,
 
 /* The name of the function that the call instruction before link-time
    address RET of module MODULE calls (a function outside the program,
-   as the program calls it: abort, qsort), or NULL if unknown.  ARG is
-   what cce_graph_set_pc_callee was given.  */
+   as the program calls it: abort, qsort), or NULL if unknown, or "" if
+   it calls a function of the program (which can have left the program
+   only by a tail call: a record there is incomplete).  ARG is what
+   cce_graph_set_pc_callee was given.  */
 typedef const char *cce_pc_callee_fn (void *arg, size_t module,
                                       uint64_t ret);
 /* Have the sites of PC words with CCE_PC_CALLER end in a frame of the

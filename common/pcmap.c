@@ -644,6 +644,11 @@ pc_site (struct cce_graph *g, uint64_t word)
           break;
       if (pc->callee)
         name = pc->callee (pc->callee_arg, i, CCE_PC_ADDR (word));
+      /* A call of a function of the program, which left it by a tail
+         call: which function it jumped to, and through which others,
+         is not known.  No site: the record is incomplete.  */
+      if (name && !*name)
+        return 0;
       if (make_site (g, m, r, name ? name : "??", &s) < 0)
         return -1;
       if (pc->ncallers == pc->acallers)

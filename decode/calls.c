@@ -5,7 +5,8 @@
    disassembler would: on x86-64 a "call rel32" to an entry of the
    procedure linkage table, or a "call *slot(%rip)" through the global
    offset table (-fno-plt); the slot's dynamic relocation names the
-   function.  Anything else is not named.  */
+   function.  A call of a function of the module itself is told apart
+   (cced_calls_callee).  Anything else is not named.  */
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -262,8 +263,14 @@ cced_calls_callee (const struct cced_calls *c, uint64_t ret)
   if (ret >= 5 && (p = code_at (c, ret - 5, 5, NULL)) && p[0] == 0xe8)
     {
       uint64_t target = ret + (int64_t) rel32 (p + 1);
+      const struct code *in;
       if ((n = named_find (c->plt, c->nplt, target)))
         return n->name;
+      /* A function of the module itself: the thread is outside the
+         module only if that function left it by a tail call (a jump),
+         and its frame is gone.  */
+      if (code_at (c, target, 1, &in) && !in->plt)
+        return "";
     }
   /* call *slot(%rip): ff 15 and 4 bytes.  */
   if (ret >= 6 && (p = code_at (c, ret - 6, 6, NULL)) && p[0] == 0xff

@@ -24,7 +24,8 @@ struct cced_program
    memory.  */
 struct cced_calls *cced_calls_read (Elf *elf, size_t shstrndx);
 /* The name of the function that the call instruction that ends at
-   link-time address RET calls, or NULL if unknown.  */
+   link-time address RET calls, or NULL if unknown, or "" for a function
+   of the module itself.  */
 const char *cced_calls_callee (const struct cced_calls *c, uint64_t ret);
 void cced_calls_free (struct cced_calls *c);
 

@@ -265,6 +265,11 @@ cce_execute (void)
     fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
   c.key = cce_module_key (c.g->stamp);
 
+  /* Under async, calls out of the program stay calls.  */
+  if (cce_opts.async)
+    for (const auto &n : c.nodes)
+      keep_calls_out (n.first->decl);
+
   /* Step 3: sites are grouped by node in the order collected.  */
   for (size_t i = 0, j; i < c.sites.size (); i = j)
     {

@@ -119,6 +119,7 @@ extern tree cce_rt[CCE_RT_MAX];
 void build_runtime_decls (bool shared);
 bool cce_instrumented_p (tree fndecl);
 void instrument_function (collector &c, size_t first, size_t last);
+void keep_calls_out (tree decl);
 
 /* The PC map (pcmap.cc).  */
 void pcmap_note_graph (const collector &c);

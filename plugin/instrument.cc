@@ -1247,6 +1247,59 @@ cce_instrumented_p (tree fndecl)
   return instrumented_fns.contains (fndecl);
 }
 
+/* Is CALL in tail position: nothing but a return after it?  */
+static bool
+tail_position_p (gcall *call)
+{
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_next_nondebug (&gsi);
+  if (!gsi_end_p (gsi))
+    return gimple_code (gsi_stmt (gsi)) == GIMPLE_RETURN;
+  basic_block bb = gimple_bb (call);
+  if (!single_succ_p (bb))
+    return false;
+  basic_block dest = single_succ (bb);
+  if (dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
+    return true;
+  gsi = gsi_start_nondebug_after_labels_bb (dest);
+  return !gsi_end_p (gsi) && gimple_code (gsi_stmt (gsi)) == GIMPLE_RETURN;
+}
+
+/* Under async: every call out of the program (a function with no body
+   here: the C library's malloc, memcpy...) that is in tail position gets
+   an empty volatile asm after it, so that it stays a call.  A thread
+   stopped in such a function is placed by its return address (rt/pc.c),
+   which a tail call would make its caller's caller's, with the frame of
+   the function that made it gone.  */
+void
+keep_calls_out (tree decl)
+{
+  function *fn = DECL_STRUCT_FUNCTION (decl);
+  if (!fn || !fn->cfg)
+    return;
+  push_cfun (fn);
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
+        if (!call || gimple_call_internal_p (call) || stmt_ends_bb_p (call))
+          continue;
+        tree callee = gimple_call_fndecl (call);
+        if (!callee || is_runtime (callee))
+          continue;
+        cgraph_node *n = cgraph_node::get (callee);
+        if ((n && n->has_gimple_body_p ()) || !tail_position_p (call))
+          continue;
+        gasm *a = gimple_build_asm_vec ("", NULL, NULL, NULL, NULL);
+        gimple_asm_set_volatile (a, true);
+        gimple_set_location (a, gimple_location (call));
+        gsi_insert_after (&gsi, a, GSI_NEW_STMT);
+      }
+  pop_cfun ();
+}
+
 /* Instrument the sites SITES[FIRST .. LAST) of one node.  */
 void
 instrument_function (collector &c, size_t first, size_t last)

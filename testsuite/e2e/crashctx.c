@@ -103,6 +103,15 @@ recurse_forever (int n)
   return r + pad[0];
 }
 
+/* strlen of a null pointer, in tail position: GCC makes it a jump
+   unless the build keeps calls out of the program calls (async).  */
+NOINLINE static size_t
+tail_strlen (const char *s)
+{
+  leaf_log (5);
+  return strlen (s);
+}
+
 static void *
 overflow_thread (void *arg)
 {
@@ -158,6 +167,8 @@ main (int argc, char **argv)
     on_thread (overflow_thread);
   else if (strcmp (way, "qsort") == 0)
     on_thread (qsort_thread);
+  else if (strcmp (way, "tailcall") == 0)
+    sink = tail_strlen ((const char *) null_pointer);
   else
     {
       fprintf (stderr, "crashctx: unknown way '%s'\n", way);

@@ -38,6 +38,11 @@
 #                             recursion 61 frames deep
 #   overflow  SEGV    second  recurse_forever (stack of 256 KiB exhausted)
 #   qsort     SEGV    second  compare_faulting, a qsort comparator
+#   tailcall  SEGV    main    the C library's strlen, called in tail
+#                             position by tail_strlen: a jump there but
+#                             under async, so that gdb's innermost frame
+#                             of the program is main, and the decoder
+#                             must not name a frame it cannot know
 #
 # Knobs: CRASHCTX_VARIANTS, CRASHCTX_WAYS, E2E_KEEP, E2E_TMPDIR.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,7 +59,7 @@ O2-all-noasync -O2 -fplugin-arg-cce-observe-all -fplugin-arg-cce-async=0
 O2-async-all -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
 O3-async-all-none -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -flto-partition=none
 '
-ways=${CRASHCTX_WAYS:-segv fpe abort overflow qsort}
+ways=${CRASHCTX_WAYS:-segv fpe abort overflow qsort tailcall}
 failed=0 passed=0
 printf '%-14s %-9s %-8s %-10s %-8s %s\n' \
   variant way signal result state "path (gdb; decoded if not the same)"
