@@ -262,18 +262,8 @@ cce_heap_entry_put (struct cce_log_entry *e, uint32_t size, unsigned tag,
                     const struct cce_log_frame *frames, uint32_t thread)
 {
   e->size = size;
-  e->tag = tag;
-  e->site = site;
-  e->id = id;
-  e->nstack = nstack;
-  e->flags = CCE_ENTRY_VALUE;
-  e->thread = thread;
-  e->count = e->value = e->error = 0;
-  struct cce_log_frame *f = (struct cce_log_frame *) (e + 1);
-  for (uint32_t i = 0; i < nstack; i++)
-    f[i] = frames[i];
-  atomic_store_explicit ((_Atomic uint32_t *) &e->mark, CCE_LOG_ENTRY_MARK,
-                         memory_order_release);
+  cce_entry_put (e, tag, site, id, nstack, frames, CCE_ENTRY_VALUE, 0, 0, 0,
+                 thread);
 }
 
 /* A new group for the context in thread T's table, or NULL.  Under

@@ -791,9 +791,7 @@ cce_entry_room (const struct cce_log_entry *e)
   return (uint32_t) ((e->size - sizeof *e) / sizeof (struct cce_log_frame));
 }
 
-/* Write the context and counts into entry E, whose SIZE is set and whose
-   MARK is 0, then make it valid.  */
-static void
+void
 cce_entry_put (struct cce_log_entry *e, unsigned tag, uint64_t site,
                uint64_t id, uint32_t nstack,
                const struct cce_log_frame *frames, uint32_t flags,

@@ -107,6 +107,13 @@ CCE_HIDDEN const char *cce_getenv (const char *name);
 CCE_HIDDEN uint64_t cce_dict_stamp (void);
 CCE_HIDDEN void cce_log_init (void);
 CCE_HIDDEN void cce_log_pc (unsigned tag, uint64_t word);
+/* Write the context and counts into the table entry E (cce-format.h),
+   whose SIZE is set and whose MARK is 0, then make it valid (log.c).  */
+CCE_HIDDEN void cce_entry_put (struct cce_log_entry *e, unsigned tag,
+                               uint64_t site, uint64_t id, uint32_t nstack,
+                               const struct cce_log_frame *frames,
+                               uint32_t flags, uint64_t count, uint64_t value,
+                               uint64_t error, uint32_t thread);
 CCE_HIDDEN void cce_log_thread_exit (struct cce_thread *t);
 CCE_HIDDEN void cce_log_fork_prepare (void);
 CCE_HIDDEN void cce_log_fork_parent (void);
