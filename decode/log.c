@@ -694,6 +694,23 @@ log_bad_nstack (struct cced_log *l, uint32_t nstack, struct cced_error *err)
 
 /* The next record of the span being read into REC.  Returns 1, 0 at the
    end of the span (the reader is then past it), -1 on error.  */
+/* The end of what a span holds, LEFT bytes before its end: skip them,
+   counting a torn record or entry if they are not all 0.  Returns 0, or
+   -1 with the reader's error.  */
+static int
+log_span_end (struct cced_log *l, size_t left, struct cced_error *err)
+{
+  int nonzero = 0;
+  int r = log_skip (l, left, &nonzero, err);
+  if (r < 0)
+    return log_fail (l, err);
+  if (r == 0)
+    return log_truncated (l, l->span_off, 1, err);
+  if (nonzero)
+    l->stats.torn++;
+  return 0;
+}
+
 static int
 log_span_record (struct cced_log *l, struct cced_record *rec,
                  struct cced_error *err)
@@ -718,15 +735,7 @@ log_span_record (struct cced_log *l, struct cced_record *rec,
     {
       /* The end of the records: the rest of the span is 0, or a torn
          record.  */
-      int nonzero = 0;
-      r = log_skip (l, left, &nonzero, err);
-      if (r < 0)
-        return log_fail (l, err);
-      if (r == 0)
-        return log_truncated (l, l->span_off, 1, err);
-      if (nonzero)
-        l->stats.torn++;
-      return 0;
+      return log_span_end (l, left, err);
     }
   if (mark != CCE_LOG_RECORD_MARK
       && !(mark == CCE_LOG_VALUE_MARK && l->version >= 4))
@@ -819,17 +828,9 @@ log_span_entry (struct cced_log *l, struct cced_record *rec,
         {
           /* The end of the entries: the rest of the span is 0, or an
              entry torn before its size was stored.  */
-          int nonzero = 0;
           if (head[0] != 0)
             return log_bad_entry (l, "a mark without a size", err);
-          r = log_skip (l, left, &nonzero, err);
-          if (r < 0)
-            return log_fail (l, err);
-          if (r == 0)
-            return log_truncated (l, l->span_off, 1, err);
-          if (nonzero)
-            l->stats.torn++;
-          return 0;
+          return log_span_end (l, left, err);
         }
       if (head[1] < sizeof e || head[1] % 8 != 0 || head[1] > left)
         return log_bad_entry (l, "bad size", err);
