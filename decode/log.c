@@ -698,7 +698,7 @@ log_bad_nstack (struct cced_log *l, uint32_t nstack, struct cced_error *err)
    counting a torn record or entry if they are not all 0.  Returns 0, or
    -1 with the reader's error.  */
 static int
-log_span_end (struct cced_log *l, size_t left, struct cced_error *err)
+log_span_end (struct cced_log *l, uint64_t left, struct cced_error *err)
 {
   int nonzero = 0;
   int r = log_skip (l, left, &nonzero, err);
