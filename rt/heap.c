@@ -339,13 +339,9 @@ cce_heap_group_new (struct cce_thread *t, uint64_t site, uint64_t id,
 static struct cce_log_entry *
 cce_heap_group (struct cce_thread *t, uint64_t site)
 {
-  volatile uint64_t *tls = __cce_tls;
-  uint64_t id = tls[CCE_TLS_ID];
-  uint64_t top = tls[CCE_TLS_TOP];
-  uint64_t base = tls[CCE_TLS_BASE];
-  uint32_t nstack = (uint32_t) cce_tls_depth (top, base);
-  const struct cce_log_frame *frames
-    = (const struct cce_log_frame *) (uintptr_t) base;
+  uint64_t id;
+  uint32_t nstack;
+  const struct cce_log_frame *frames = cce_tls_context (&id, &nstack);
   const uint64_t k = UINT64_C (0x9e3779b97f4a7c15);
   uint64_t h = (site ^ UINT64_C (0x48454150)) * k;
   h = (h ^ id) * k;

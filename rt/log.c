@@ -1231,14 +1231,11 @@ cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value)
   unsigned level = t->level;
   t->level = level + 1;
   cce_barrier ();
-  volatile uint64_t *tls = __cce_tls;
-  uint64_t id = tls[CCE_TLS_ID];
-  uint64_t top = tls[CCE_TLS_TOP];
-  uint64_t base = tls[CCE_TLS_BASE];
-  uint32_t nstack = (uint32_t) cce_tls_depth (top, base);
-  const struct cce_log_frame *frames
-    = nstack ? (const struct cce_log_frame *) (uintptr_t) base
-             : cce_no_frames;
+  uint64_t id;
+  uint32_t nstack;
+  const struct cce_log_frame *frames = cce_tls_context (&id, &nstack);
+  if (!nstack)
+    frames = cce_no_frames;
   if (cce_aggregate && level == 0)
     {
       cce_aggregate_at (tag, site, id, frames,

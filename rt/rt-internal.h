@@ -107,6 +107,20 @@ CCE_HIDDEN const char *cce_getenv (const char *name);
 CCE_HIDDEN uint64_t cce_dict_stamp (void);
 CCE_HIDDEN void cce_log_init (void);
 CCE_HIDDEN void cce_log_pc (unsigned tag, uint64_t word);
+/* The calling thread's context: its id in *ID and its ccStack, *NSTACK
+   entries from the address returned (0 when it has none).  */
+static inline const struct cce_log_frame *
+cce_tls_context (uint64_t *id, uint32_t *nstack)
+{
+  volatile uint64_t *tls = __cce_tls;
+  uint64_t top, base;
+  *id = tls[CCE_TLS_ID];
+  top = tls[CCE_TLS_TOP];
+  base = tls[CCE_TLS_BASE];
+  *nstack = (uint32_t) cce_tls_depth (top, base);
+  return (const struct cce_log_frame *) (uintptr_t) base;
+}
+
 /* Write the context and counts into the table entry E (cce-format.h),
    whose SIZE is set and whose MARK is 0, then make it valid (log.c).  */
 CCE_HIDDEN void cce_entry_put (struct cce_log_entry *e, unsigned tag,
