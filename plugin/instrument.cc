@@ -1278,6 +1278,7 @@ keep_calls_out (tree decl)
   if (!fn || !fn->cfg)
     return;
   push_cfun (fn);
+  bool changed = false;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
@@ -1296,7 +1297,13 @@ keep_calls_out (tree decl)
         gimple_asm_set_volatile (a, true);
         gimple_set_location (a, gimple_location (call));
         gsi_insert_after (&gsi, a, GSI_NEW_STMT);
+        changed = true;
       }
+  if (changed)
+    {
+      mark_virtual_operands_for_renaming (cfun);
+      update_ssa (TODO_update_ssa);
+    }
   pop_cfun ();
 }
 
