@@ -715,8 +715,9 @@ write_table () {
     case $observe in
       all) echo "The programs log nothing, and cce encodes only the calls that can reach a log"
            echo "site: \`observe-all\` makes it encode every call as if every function logged,"
-           echo "so these builds test the encoding on every call, and the ratios are its full"
-           echo "cost." ;;
+           echo "with the protocol that keeps the context exact at every instruction (it"
+           echo "implies \`async\`), so these builds test the encoding on every call, and the"
+           echo "ratios are its full cost." ;;
       observed) echo "The programs log nothing, and cce encodes only the calls that can reach a log"
            echo "site (\`--observed-only\`): their cce builds run their original code." ;;
     esac
