@@ -183,8 +183,10 @@ def called_function(caller):
         asm = insn["asm"]
         if not (asm.startswith("call") or asm.startswith("bl")):
             continue
-        m = re.search(r"<([^>+@]+)(@plt)?(\+\d+)?>", asm)
-        if m and not m.group(3) and not re.search(r"[ (]", m.group(1)):
+        # "call 0x1139 <name>" or "<name@plt>": a C name, the whole of
+        # what is between the brackets that end the line.
+        m = re.search(r"\s<([^<>+@ (]+)(@plt)?(\+\d+)?>$", asm)
+        if m and not m.group(3):
             return m.group(1)
         # gdb's disassembly demangles C++ names, and their '<' '>' and
         # '+' defeat the pattern: the symbol at the call's target.

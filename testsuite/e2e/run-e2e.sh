@@ -83,6 +83,7 @@ case $name in
   cxxexc)    srcs=cxxexc.cc cxx=1 ;;
   cxxthread) srcs=cxxthread.cc cxx=1 libs=-pthread cmp=threads ;;
   cxxsplit)  srcs=cxxsplit.cc cxx=1 ;;
+  cxxasync)  srcs=cxxasync.cc cxx=1 libs=-pthread cmp=threads ;;
   *)         hard "unknown test program '$name'" ;;
 esac
 
