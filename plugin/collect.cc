@@ -25,11 +25,41 @@ source_name (tree decl)
   return lang_hooks.decl_printable_name (decl, 0);
 }
 
+/* If NAME is the symbol of a C++20 coroutine's actor or destroyer, the
+   symbol of the coroutine (its ramp), else "".  GCC splits coroutine F
+   (say _Z1Fv) into the ramp, which keeps F's symbol, and two functions
+   F(F()::_Z1Fv.Frame*) with the suffix .actor (the body, resumed) and
+   .destroy: "_Z1FPZ1FvE9_Z1Fv.Frame.actor".  Their frames are F's own at
+   the source level (c++filt -p names them F too): the ramp's symbol is
+   the identifier of the frame type, the one that ends in ".Frame" and
+   whose length prefix covers ".Frame".  */
+static std::string
+coroutine_ramp_symbol (const char *name)
+{
+  static const char frame[] = ".Frame.";
+  const char *dot = strstr (name, frame);
+  if (!dot)
+    return "";
+  size_t end = dot - name + strlen (frame) - 1;   /* just after ".Frame" */
+  for (size_t s = dot - name; s >= 3; s--)
+    {
+      if (name[s] != '_' || name[s + 1] != 'Z')
+        continue;
+      size_t b = s;
+      while (b > 0 && ISDIGIT (name[b - 1]))
+        b--;
+      if (b < s && strtoul (name + b, NULL, 10) == end - s)
+        return std::string (name + s, dot - (name + s));
+    }
+  return "";
+}
+
 /* The mangled C++ symbol that DECL's assembler name holds, without the
    suffix GCC adds to clones and local copies (".constprop.0", ".part.0",
    ".cold", ".lto_priv.0"), or "" if it has none set (a C function, or an
-   abstract constructor no body was emitted for).  Mangled names never
-   contain '.'.  */
+   abstract constructor no body was emitted for).  Mangled names contain
+   no '.', but for the frame types of coroutines: a coroutine's actor and
+   destroyer get the coroutine's symbol (coroutine_ramp_symbol).  */
 static std::string
 mangled_symbol (tree decl)
 {
@@ -40,6 +70,9 @@ mangled_symbol (tree decl)
     name++;
   if (strncmp (name, "_Z", 2) != 0)
     return "";
+  std::string ramp = coroutine_ramp_symbol (name);
+  if (!ramp.empty ())
+    return ramp;
   return std::string (name, strcspn (name, "."));
 }
 

@@ -5,7 +5,7 @@
 ## built with the plugin at -O1/-O2/-O3, with and without LTO partitioning,
 ## its decoded log compared with the contexts gdb sees in an -O0 build
 ## (e2e/oracle.py; e2e/oracle-early.py for ctors, which logs before
-## main).  cxx, cxxexc, cxxthread, cxxsplit and cxxasync are C++ programs, built
+## main).  cxx, cxxexc, cxxthread, cxxsplit, cxxasync and cxxcoro are C++ programs, built
 ## with g++ (cxx with a C unit too).  bigprog's and overflow's sources are generated at test time by
 ## e2e/gen-bigprog.sh and e2e/gen-overflow.sh.  nonlto links an object
 ## built without -flto (e2e/nonlto_ext.c).  shlib links a shared library
@@ -77,6 +77,7 @@ E2E_TESTS = \
 	e2e/cxxthread.sh \
 	e2e/cxxsplit.sh \
 	e2e/cxxasync.sh \
+	e2e/cxxcoro.sh \
 	e2e/inline.sh \
 	e2e/clones.sh \
 	e2e/recursion.sh \
@@ -138,6 +139,7 @@ E2E_EXTRA = \
 	e2e/cxxthread.cc \
 	e2e/cxxsplit.cc \
 	e2e/cxxasync.cc \
+	e2e/cxxcoro.cc \
 	e2e/multi_tu.c \
 	e2e/multi_tu_b.c \
 	e2e/multi_tu_c.c \
