@@ -73,6 +73,7 @@ case $name in
   cfeatures) srcs="cfeatures.c cfeatures_b.c" cflags="-Wl,-z,execstack" ;;
   overflow)  gen=gen-overflow.sh ;;
   nonlto)    srcs=nonlto.c xsrcs=nonlto_ext.c ;;
+  extmain)   srcs=extmain.c xsrcs=extmain_main.c ;;
   openmp)    srcs=openmp.c cflags=-fopenmp cmp=threads ;;
   sigsync)   srcs=sigsync.c ;;
   trace)     srcs=trace.c trace="bump cmp depth scaled" ;;

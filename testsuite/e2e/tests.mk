@@ -8,7 +8,8 @@
 ## main).  cxx, cxxexc, cxxthread, cxxsplit, cxxasync and cxxcoro are C++ programs, built
 ## with g++ (cxx with a C unit too).  bigprog's and overflow's sources are generated at test time by
 ## e2e/gen-bigprog.sh and e2e/gen-overflow.sh.  nonlto links an object
-## built without -flto (e2e/nonlto_ext.c).  shlib links a shared library
+## built without -flto (e2e/nonlto_ext.c); extmain's main is in one
+## (e2e/extmain_main.c).  shlib links a shared library
 ## built with cce (e2e/shlib_lib.c) and one built without (e2e/shlib_mid.c);
 ## shlibguess one built with cce whose functions share a table with the
 ## executable's (e2e/shlibguess_lib.c), and shlibquiet the same library
@@ -99,6 +100,7 @@ E2E_TESTS = \
 	e2e/cfeatures.sh \
 	e2e/overflow.sh \
 	e2e/nonlto.sh \
+	e2e/extmain.sh \
 	e2e/openmp.sh \
 	e2e/sigsync.sh \
 	e2e/shlib.sh \
@@ -164,6 +166,8 @@ E2E_EXTRA = \
 	e2e/cfeatures_b.c \
 	e2e/nonlto.c \
 	e2e/nonlto_ext.c \
+	e2e/extmain.c \
+	e2e/extmain_main.c \
 	e2e/openmp.c \
 	e2e/sigsync.c \
 	e2e/shlib.h \
