@@ -473,7 +473,8 @@ static const struct option_spec options[] = {
     "nothing, 1 (exact at every instruction) or 0 (not)", "0" },
   { "guess", OPTION_NUMBER, 0, 8, &cce_opts.guess, NULL, "=N",
     "an indirect call compares the pointer with at most N likely\n"
-    "targets and calls a match directly (default 3; 0: none)",
+    "targets (a virtual call: the methods of its slot) and calls a\n"
+    "match directly (default 3; 0: none)",
     "the most targets an indirect call compares with, from 0 (none: "
     "every indirect call pushes) to 8", "1" },
 };
