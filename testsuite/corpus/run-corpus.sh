@@ -1,9 +1,8 @@
 #!/bin/sh
 # run-corpus.sh -- build real C and C++ programs from Debian source
-# packages twice,
-# plain (-O2 -flto) and instrumented with cce, run each program's own tests
-# (or a documented deterministic workload) on both builds, compare them,
-# and measure what cce costs.
+# packages twice, plain (-O2 -flto) and instrumented with cce, run each
+# program's own tests (or a documented deterministic workload) on both
+# builds, compare them, and measure what cce costs.
 #
 # Usage: run-corpus.sh [OPTION...] [PROGRAM...]
 #
