@@ -604,16 +604,18 @@ if want corpus && test -f "$corpus"; then
   else
     cargs="--ratio-pairs $corpus_pairs --build-pairs $corpus_build_pairs"
   fi
-  # corpus_run NAME WHAT [WRAPPER]: run the corpus with this build tree's
-  # cce (CCE_PKG_CONFIG_PATH, CCE_PLUGIN, CCE_RTDIR and CCE_INCDIR are
-  # exported), every call encoded, and emit its summary; WRAPPER builds
-  # the instrumented variant instead of the default flags.
+  # corpus_run NAME WHAT [WRAPPER CXXWRAPPER]: run the corpus with this
+  # build tree's cce (CCE_PKG_CONFIG_PATH, CCE_PLUGIN, CCE_RTDIR and
+  # CCE_INCDIR are exported), every call encoded, and emit its summary;
+  # WRAPPER (CXXWRAPPER for the C++ programs) builds the instrumented
+  # variant instead of the default flags.
   corpus_run () {
-    cn=$1 cwhat=$2 cwrap=$3
+    cn=$1 cwhat=$2 cwrap=$3 cxxwrap=$4
     progress "[corpus] run-corpus.sh $cargs --no-validate ${cwrap:+--wrapper '$cwrap' }(log: $w/$cn.log)"
     if test -n "$cwrap"; then
       sh "$corpus" --workdir "$corpus_workdir" $cargs --no-validate \
-         --wrapper "$cwrap" --table "$w/$cn.md" > "$w/$cn.log" 2>&1
+         --wrapper "$cwrap" --cxx-wrapper "$cxxwrap" --table "$w/$cn.md" \
+         > "$w/$cn.log" 2>&1
     else
       sh "$corpus" --workdir "$corpus_workdir" $cargs --no-validate \
          --table "$w/$cn.md" > "$w/$cn.log" 2>&1
@@ -661,8 +663,11 @@ if want corpus && test -f "$corpus"; then
   # (run-corpus.sh adds observe-all to its link).
   printf '#!/bin/sh\nCC=%s exec sh %s -fplugin-arg-cce-async=0 "$@"\n' \
     "$CC" "$srcroot/testsuite/cce-cc" > "$w/cce-cc-noasync"
-  chmod +x "$w/cce-cc-noasync"
-  corpus_run corpus-noasync "observe-all, async=0" "$w/cce-cc-noasync"
+  printf '#!/bin/sh\nCC=%s exec sh %s -fplugin-arg-cce-async=0 "$@"\n' \
+    "${CXX:-g++}" "$srcroot/testsuite/cce-cc" > "$w/cce-cxx-noasync"
+  chmod +x "$w/cce-cc-noasync" "$w/cce-cxx-noasync"
+  corpus_run corpus-noasync "observe-all, async=0" "$w/cce-cc-noasync" \
+    "$w/cce-cxx-noasync"
   emit ""
 fi
 

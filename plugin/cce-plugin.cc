@@ -66,17 +66,46 @@ trace_index (const char *name)
 /* ------------------------------------------------------------------ */
 /* The dictionary.                                                    */
 
+/* The attribute WPA gives the functions of a program whose output is an
+   executable (mark_executable); a space keeps it out of any source.  */
+static const char executable_attr[] = "cce executable";
+
+/* In WPA, which knows what the link makes (-flinker-output): if it is an
+   executable, mark its functions with executable_attr, which streams to
+   the LTRANS with them.  Once, at the first IPA pass WPA runs.  */
+static void
+mark_executable (void)
+{
+  static bool done;
+  if (done || !flag_wpa)
+    return;
+  done = true;
+  if (flag_lto_linker_output != LTO_LINKER_OUTPUT_EXEC
+      && flag_lto_linker_output != LTO_LINKER_OUTPUT_PIE)
+    return;
+  tree id = get_identifier (executable_attr);
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    if (!lookup_attribute (executable_attr, DECL_ATTRIBUTES (node->decl)))
+      DECL_ATTRIBUTES (node->decl)
+        = tree_cons (id, NULL_TREE, DECL_ATTRIBUTES (node->decl));
+}
+
 /* Is the output a shared object?  lto1 is told with -flinker-output, but
-   lto-wrapper does not pass it on to the LTRANS: there, a PIC unit that
-   defines no main is taken for one.  */
+   lto-wrapper does not pass it on to the LTRANS: there, a unit WPA marked
+   (mark_executable) is an executable's, and else a PIC unit that defines
+   no main is taken for a shared object's.  */
 static bool
 linking_shared_object (void)
 {
   if (flag_lto_linker_output != LTO_LINKER_OUTPUT_UNKNOWN)
     return flag_lto_linker_output == LTO_LINKER_OUTPUT_DYN;
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    if (lookup_attribute (executable_attr, DECL_ATTRIBUTES (node->decl)))
+      return false;
   if (!flag_pic || flag_pie)
     return false;
-  cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION (node)
     if (DECL_NAME (node->decl) && MAIN_NAME_P (DECL_NAME (node->decl))
         && TREE_PUBLIC (node->decl))
@@ -332,6 +361,8 @@ cce_override_gate (void *gate_status, void *)
 {
   if (!current_pass || !current_pass->name)
     return;
+  if (flag_wpa && current_pass->type == IPA_PASS)
+    mark_executable ();
   if (strcmp (current_pass->name, "icf") == 0
       || strcmp (current_pass->name, "tailr") == 0)
     *(bool *) gate_status = false;
@@ -448,7 +479,8 @@ static const struct option_spec options[] = {
     "nothing, 1 (exact at every instruction) or 0 (not)", "0" },
   { "guess", OPTION_NUMBER, 0, 8, &cce_opts.guess, NULL, "=N",
     "an indirect call compares the pointer with at most N likely\n"
-    "targets and calls a match directly (default 3; 0: none)",
+    "targets (a virtual call: the methods of its slot) and calls a\n"
+    "match directly (default 3; 0: none)",
     "the most targets an indirect call compares with, from 0 (none: "
     "every indirect call pushes) to 8", "1" },
 };

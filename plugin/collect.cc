@@ -25,11 +25,41 @@ source_name (tree decl)
   return lang_hooks.decl_printable_name (decl, 0);
 }
 
+/* If NAME is the symbol of a C++20 coroutine's actor or destroyer, the
+   symbol of the coroutine (its ramp), else "".  GCC splits coroutine F
+   (say _Z1Fv) into the ramp, which keeps F's symbol, and two functions
+   F(F()::_Z1Fv.Frame*) with the suffix .actor (the body, resumed) and
+   .destroy: "_Z1FPZ1FvE9_Z1Fv.Frame.actor".  Their frames are F's own at
+   the source level (c++filt -p names them F too): the ramp's symbol is
+   the identifier of the frame type, the one that ends in ".Frame" and
+   whose length prefix covers ".Frame".  */
+static std::string
+coroutine_ramp_symbol (const char *name)
+{
+  static const char frame[] = ".Frame.";
+  const char *dot = strstr (name, frame);
+  if (!dot)
+    return "";
+  size_t end = dot - name + strlen (frame) - 1;   /* just after ".Frame" */
+  for (size_t s = dot - name; s >= 3; s--)
+    {
+      if (name[s] != '_' || name[s + 1] != 'Z')
+        continue;
+      size_t b = s;
+      while (b > 0 && ISDIGIT (name[b - 1]))
+        b--;
+      if (b < s && strtoul (name + b, NULL, 10) == end - s)
+        return std::string (name + s, dot - (name + s));
+    }
+  return "";
+}
+
 /* The mangled C++ symbol that DECL's assembler name holds, without the
    suffix GCC adds to clones and local copies (".constprop.0", ".part.0",
    ".cold", ".lto_priv.0"), or "" if it has none set (a C function, or an
-   abstract constructor no body was emitted for).  Mangled names never
-   contain '.'.  */
+   abstract constructor no body was emitted for).  Mangled names contain
+   no '.', but for the frame types of coroutines: a coroutine's actor and
+   destroyer get the coroutine's symbol (coroutine_ramp_symbol).  */
 static std::string
 mangled_symbol (tree decl)
 {
@@ -40,6 +70,9 @@ mangled_symbol (tree decl)
     name++;
   if (strncmp (name, "_Z", 2) != 0)
     return "";
+  std::string ramp = coroutine_ramp_symbol (name);
+  if (!ramp.empty ())
+    return ramp;
   return std::string (name, strcspn (name, "."));
 }
 
@@ -480,7 +513,9 @@ collect_field_targets (collector &c)
     }
 }
 
-/* The likely targets of the indirect call of SI: where its pointer is
+/* The likely targets of the indirect call of SI: for a C++ virtual call
+   (OBJ_TYPE_REF), the methods of its vtable slot in the classes of the
+   program (possible_polymorphic_call_targets); where its pointer is
    loaded from a field, the functions whose address the program stores in
    that field (collect_field_targets), else the functions of the program
    whose address is taken; of these, those whose type is the call's, if
@@ -495,31 +530,68 @@ add_guesses (collector &c, site_info &si)
   gcall *call = as_a<gcall *> (si.stmt);
   tree fntype = gimple_call_fntype (call);
   tree fn = gimple_call_fn (call);
-  if (cce_opts.guess <= 0 || !fntype || !fn || TREE_CODE (fn) != SSA_NAME
+  if (cce_opts.guess <= 0 || !fntype || !fn
+      || (TREE_CODE (fn) != SSA_NAME && TREE_CODE (fn) != OBJ_TYPE_REF)
       || gimple_call_noreturn_p (call)
       || (gimple_call_flags (call) & ECF_RETURNS_TWICE))
     return;
-  /* A pointer loaded from a field: the functions whose address the
-     program stores in that field; else those of the call's type.  */
   std::vector<cgraph_node *> found;
-  gimple *def = SSA_NAME_DEF_STMT (fn);
-  const std::vector<cgraph_node *> *stored = NULL;
-  if (gimple_assign_single_p (def)
-      && TREE_CODE (gimple_assign_rhs1 (def)) == COMPONENT_REF)
+  if (TREE_CODE (fn) == OBJ_TYPE_REF)
     {
-      auto it = c.field_targets.find (field_key (TREE_OPERAND
-                                                   (gimple_assign_rhs1 (def),
-                                                    1)));
-      if (it != c.field_targets.end ())
-        stored = &it->second;
+      /* A virtual call: the methods of its slot, those with a body of the
+         program (the others are never guessed: the push calls them).
+         Their 'this' is a derived class's, so no type to compare.  */
+      if (!virtual_method_call_p (fn)
+          || TREE_CODE (OBJ_TYPE_REF_EXPR (fn)) != SSA_NAME
+          || !tree_fits_uhwi_p (OBJ_TYPE_REF_TOKEN (fn)))
+        return;
+      build_type_inheritance_graph ();
+      tree otr_type = obj_type_ref_class (fn);
+      if (!otr_type || !TYPE_BINFO (otr_type))
+        return;
+      /* Any object of the class or one derived from it: no context of
+         the call (that would need the caller's body as cfun).  */
+      bool final;
+      vec<cgraph_node *> targets
+        = possible_polymorphic_call_targets (otr_type,
+                                             tree_to_uhwi
+                                               (OBJ_TYPE_REF_TOKEN (fn)),
+                                             ipa_polymorphic_call_context (),
+                                             &final);
+      for (cgraph_node *t : targets)
+        {
+          t = t->ultimate_alias_target ();
+          if (t == si.node || !c.guessable.count (t)
+              || std::find (found.begin (), found.end (), t) != found.end ())
+            continue;
+          found.push_back (t);
+          if (found.size () > (size_t) cce_opts.guess)
+            return;
+        }
     }
-  for (cgraph_node *t : stored ? *stored : c.address_taken)
-    if (t != si.node && types_compatible_p (TREE_TYPE (t->decl), fntype))
-      {
-        found.push_back (t);
-        if (found.size () > (size_t) cce_opts.guess)
-          return;
-      }
+  else
+    {
+      /* A pointer loaded from a field: the functions whose address the
+         program stores in that field; else those of the call's type.  */
+      gimple *def = SSA_NAME_DEF_STMT (fn);
+      const std::vector<cgraph_node *> *stored = NULL;
+      if (gimple_assign_single_p (def)
+          && TREE_CODE (gimple_assign_rhs1 (def)) == COMPONENT_REF)
+        {
+          auto it = c.field_targets.find (field_key (TREE_OPERAND
+                                                       (gimple_assign_rhs1
+                                                          (def), 1)));
+          if (it != c.field_targets.end ())
+            stored = &it->second;
+        }
+      for (cgraph_node *t : stored ? *stored : c.address_taken)
+        if (t != si.node && types_compatible_p (TREE_TYPE (t->decl), fntype))
+          {
+            found.push_back (t);
+            if (found.size () > (size_t) cce_opts.guess)
+              return;
+          }
+    }
   if (found.empty ())
     return;
   /* Their weight is as small as can be: where a guessed edge closes a

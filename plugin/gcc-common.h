@@ -17,6 +17,7 @@
 #include "tree-pass.h"
 #include "ssa.h"
 #include "cgraph.h"
+#include "ipa-utils.h"
 #include "context.h"
 #include "diagnostic-core.h"
 #include "fold-const.h"

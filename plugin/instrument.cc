@@ -401,8 +401,12 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
                             : split_block (gimple_bb (first), gsi_stmt (gsi));
   basic_block cur = fe->src;
 
+  /* The pointer called: a virtual call's is the OBJ_TYPE_REF's.  */
+  tree callee = gimple_call_fn (call);
+  if (TREE_CODE (callee) == OBJ_TYPE_REF)
+    callee = OBJ_TYPE_REF_EXPR (callee);
   tree fn = make_ssa_name (u64);
-  gimple *conv = gimple_build_assign (fn, NOP_EXPR, gimple_call_fn (call));
+  gimple *conv = gimple_build_assign (fn, NOP_EXPR, callee);
   gimple_set_location (conv, loc);
   gimple_stmt_iterator cg = gsi_last_bb (cur);
   gsi_insert_after (&cg, conv, GSI_NEW_STMT);

@@ -1,8 +1,8 @@
 #!/bin/sh
-# run-corpus.sh -- build real C programs from Debian source packages twice,
-# plain (-O2 -flto) and instrumented with cce, run each program's own tests
-# (or a documented deterministic workload) on both builds, compare them,
-# and measure what cce costs.
+# run-corpus.sh -- build real C and C++ programs from Debian source
+# packages twice, plain (-O2 -flto) and instrumented with cce, run each
+# program's own tests (or a documented deterministic workload) on both
+# builds, compare them, and measure what cce costs.
 #
 # Usage: run-corpus.sh [OPTION...] [PROGRAM...]
 #
@@ -44,10 +44,14 @@
 #                      (testsuite/cce-cc, say).  The tests, the workload,
 #                      the dictionary and the validation are as without
 #                      it; no table unless --table asks for one.
+#   --cxx-wrapper CMD  with --wrapper: the C++ compiler wrapper of the C++
+#                      programs (CXX=CMD; default: cce-g++ beside a
+#                      --wrapper named cce-gcc)
 #   --list             list the programs and exit
 #
 # PROGRAM is one of: lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc
-# bash json-c.  With no PROGRAM (and no --smoke) the full set runs.
+# bash json-c (C), tinyxml2 snappy yaml-cpp (C++).  With no PROGRAM (and
+# no --smoke) the full set runs.
 #
 # Where cce comes from (testsuite/lib/cce-flags.sh): the build tree whose
 # cce-uninstalled.pc is in CCE_PKG_CONFIG_PATH (`make corpus` passes the
@@ -96,8 +100,10 @@ me=run-corpus.sh
 # median, ratio, fsub, cpu_now, pair_order, run_pairs.
 . "$here/../lib/measure.sh"
 
-all_programs="lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc bash json-c"
+all_programs="lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc bash json-c tinyxml2 snappy yaml-cpp"
 smoke_programs="lua5.4 xz-utils gawk"
+# The C++ ones (with --wrapper, they need --cxx-wrapper).
+cxx_programs="tinyxml2 snappy yaml-cpp"
 
 workdir=${TMPDIR:-/tmp}/cce-corpus
 internal=
@@ -113,6 +119,7 @@ validate=yes
 table_only=no
 validate_only=no
 wrapper=
+cxx_wrapper=
 while test $# -gt 0; do
   case $1 in
     --workdir) workdir=$2; shift 2 ;;
@@ -131,6 +138,8 @@ while test $# -gt 0; do
     --validate-only) validate_only=yes; shift ;;
     --wrapper) wrapper=$2; shift 2 ;;
     --wrapper=*) wrapper=${1#--wrapper=}; shift ;;
+    --cxx-wrapper) cxx_wrapper=$2; shift 2 ;;
+    --cxx-wrapper=*) cxx_wrapper=${1#--cxx-wrapper=}; shift ;;
     --list) echo "$all_programs"; exit 0 ;;
     # Internal: run-corpus.sh --internal-call VARIANT TREE (see the end).
     --internal-call) internal=$2 internal_tree=$3; shift 3 ;;
@@ -152,6 +161,13 @@ case $wrapper in
   /*|'') ;;
   */*) wrapper=$(pwd)/$wrapper ;;
 esac
+case $cxx_wrapper in
+  /*) ;;
+  '') case $wrapper in
+        cce-gcc|*/cce-gcc) cxx_wrapper=${wrapper%gcc}g++ ;;
+      esac ;;
+  */*) cxx_wrapper=$(pwd)/$cxx_wrapper ;;
+esac
 full=no
 if test $smoke = yes; then
   test -z "$progs" || { echo "$me: --smoke takes no PROGRAM" >&2; exit 2; }
@@ -165,6 +181,10 @@ for p in $progs; do
   case " $all_programs " in
     *" $p "*) ;;
     *) echo "$me: no recipe for $p (known: $all_programs)" >&2; exit 2 ;;
+  esac
+  case " $cxx_programs " in
+    *" $p "*) test -z "$wrapper" || test -n "$cxx_wrapper" || {
+      echo "$me: $p is C++: --wrapper $wrapper needs a --cxx-wrapper" >&2; exit 2; } ;;
   esac
 done
 # The command that regenerates this run, for the table.
@@ -426,8 +446,9 @@ norm_common () {
 #                          its stdout is compared between the builds
 #   recipe_PROG_about      one line on the workload, for the table
 #   recipe_PROG_setup      optional: prepares the machine, once per run
-# Build variables: CC_V CFLAGS_V LDFLAGS_V (the variant's compiler,
-# compile and link flags).  $JOBS is the make parallelism.  Test and
+# Build variables: CC_V CXX_V CFLAGS_V LDFLAGS_V (the variant's C and C++
+# compilers, compile and link flags; CFLAGS_V is the C++ programs'
+# CXXFLAGS too).  $JOBS is the make parallelism.  Test and
 # workload functions run in a child process (under timeout).
 
 fn () { echo "$1" | tr '.-' '__'; }
@@ -464,9 +485,11 @@ stat_field () {
     for (i = 2; i <= n; i++) if (f[i] == w) { print (w == "numCC" ? f[i+1] : f[i-1]); exit } }'
 }
 
-# count_c_lines DIR: non-blank lines of the *.c and *.h files under DIR.
+# count_c_lines DIR: non-blank lines of the C and C++ source and header
+# files under DIR (*.c *.h *.cc *.cpp *.cxx *.hh *.hpp).
 count_c_lines () {
-  find "$1" -type f \( -name '*.c' -o -name '*.h' \) -exec cat {} + 2>/dev/null |
+  find "$1" -type f \( -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.cpp' \
+    -o -name '*.cxx' -o -name '*.hh' -o -name '*.hpp' \) -exec cat {} + 2>/dev/null |
     grep -c '[^[:space:]]'
 }
 
@@ -500,8 +523,10 @@ workload_pair () {
 }
 workloads_ok () { test "$wrc_plain" = 0 && test "$wrc_cce" = 0; }
 
-# variant_flags V: CC_V, CFLAGS_V and LDFLAGS_V for build V (plain or cce).
+# variant_flags V: CC_V, CXX_V, CFLAGS_V and LDFLAGS_V for build V (plain
+# or cce).
 variant_flags () {
+  CXX_V=g++
   if test "$1" = plain; then
     CC_V=gcc CFLAGS_V=$PLAIN_CFLAGS LDFLAGS_V=$PLAIN_CFLAGS
   else
@@ -513,7 +538,7 @@ variant_flags () {
     LDFLAGS_V="$PLAIN_CFLAGS $CCE_CFLAGS $CCE_LIBS $CCE_EXTRA_LDFLAGS"
     # --wrapper: the wrapper is the compiler and adds the cce flags.
     if test -n "$wrapper"; then
-      CC_V=$wrapper CFLAGS_V=$PLAIN_CFLAGS
+      CC_V=$wrapper CFLAGS_V=$PLAIN_CFLAGS CXX_V=$cxx_wrapper
       LDFLAGS_V="$PLAIN_CFLAGS $CCE_EXTRA_LDFLAGS"
     fi
   fi
@@ -605,7 +630,7 @@ run_program () {
     t0=$(now)
     # timeout(1) cannot run a shell function: run it in a child shell that
     # is this script, with the recipe's name.
-    CCE_CORPUS_RECIPE="recipe_${f}_test" CC_V="$CC_V" CFLAGS_V="$CFLAGS_V" \
+    CCE_CORPUS_RECIPE="recipe_${f}_test" CC_V="$CC_V" CXX_V="$CXX_V" CFLAGS_V="$CFLAGS_V" \
       LDFLAGS_V="$LDFLAGS_V" timeout "$TIMEOUT" sh "$self" --workdir "$workdir" \
       --internal-call "$v" "$tree" < /dev/null > "$pdir/$v.test.log" 2>&1
     rc=$?
@@ -704,9 +729,9 @@ write_table () {
     echo "  it took $(( $(date +%s) - start )) s for this run, with $ratio_pairs workload pairs per program."
     echo
     echo "**Method.** Each program is built from its Debian 12 source package twice"
-    echo "with GCC 12: plain (\`CFLAGS=LDFLAGS=\"-O2 -flto\"\`), and instrumented, with the"
+    echo "with GCC 12: plain (\`CFLAGS=LDFLAGS=\"-O2 -flto\"\`, and CXXFLAGS the same for C++), and instrumented, with the"
     if test -n "$wrapper"; then
-      echo "compiler wrapper \`$wrapper\` as CC (CMake: CMAKE_C_COMPILER) and the plain"
+      echo "compiler wrapper \`$wrapper\` as CC (CMake: CMAKE_C_COMPILER)${cxx_wrapper:+, \`$cxx_wrapper\` as CXX,} and the plain"
       echo "build's CFLAGS and LDFLAGS, and \`$CCE_EXTRA_LDFLAGS\` on the link."
     else
       echo "flags of \`pkg-config --cflags\` and \`--libs cce\` added to CFLAGS and LDFLAGS"
@@ -728,8 +753,8 @@ write_table () {
     echo "timings. *Tests* counts tests passed / tests run. The plugin's columns"
     echo "(functions = call-graph nodes, call sites, free sites = direct sites with"
     echo "addition value 0, back edges and overflow cuts carried on the ccStack, the"
-    echo "largest numCC) are those of the main binary's link. *Lines of C* counts the"
-    echo "non-blank lines of all *.c and *.h files of the unpacked source tree (tests and"
+    echo "largest numCC) are those of the main binary's link. *Lines of C/C++* counts the"
+    echo "non-blank lines of all C and C++ sources and headers of the unpacked source tree (tests and"
     echo "tools included). *Run time* is the median over the workload pairs of the"
     echo "ratio cce / plain of user+sys CPU time (\`times\`), the builds run alternately;"
     echo "each recipe in \`testsuite/corpus/recipes/\` documents its workload. *Build* is the ratio of"
@@ -739,7 +764,7 @@ write_table () {
     echo "columns come from \`PROG/pushes\` and \`PROG/validated\` in the work dir when"
     echo "another tool has written them. Everything runs with \`LC_ALL=C\`."
     echo
-    echo "| program | Debian source | lines of C | functions | call sites | free sites | back edges | overflow cuts | max numCC | tests plain / cce | run time | build | text / .text | dict bytes | ccStack pushes/s | contexts validated / mismatches | result |"
+    echo "| program | Debian source | lines of C/C++ | functions | call sites | free sites | back edges | overflow cuts | max numCC | tests plain / cce | run time | build | text / .text | dict bytes | ccStack pushes/s | contexts validated / mismatches | result |"
     echo "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"
     for p in "$@"; do
       rec=$workdir/$p/record

@@ -32,15 +32,15 @@ validate_program () {
       # As the cce build (run_program), with -g and the traced functions
       # on the compile and the link.
       tflags="-fplugin-arg-cce-trace=$tlist -fplugin-arg-cce-count $observe_flag"
-      CC_V=gcc CFLAGS_V="$PLAIN_CFLAGS -g $CCE_CFLAGS $tflags"
+      CC_V=gcc CXX_V=g++ CFLAGS_V="$PLAIN_CFLAGS -g $CCE_CFLAGS $tflags"
       LDFLAGS_V="$PLAIN_CFLAGS -g $CCE_CFLAGS $CCE_LIBS $tflags" LIBS_V= rv=cce
       # --wrapper: the wrapper adds the cce flags.
       if test -n "$wrapper"; then
-        CC_V=$wrapper CFLAGS_V="$PLAIN_CFLAGS -g $tflags"
+        CC_V=$wrapper CXX_V=$cxx_wrapper CFLAGS_V="$PLAIN_CFLAGS -g $tflags"
         LDFLAGS_V="$PLAIN_CFLAGS -g $tflags"
       fi
     else
-      CC_V=gcc CFLAGS_V="-O0 -g" LDFLAGS_V="-O0 -g" LIBS_V= rv=plain
+      CC_V=gcc CXX_V=g++ CFLAGS_V="-O0 -g" LDFLAGS_V="-O0 -g" LIBS_V= rv=plain
     fi
     tree=$pdir/$v
     log "$prog/$v: unpacking and building (log: $pdir/$v.build.log)"

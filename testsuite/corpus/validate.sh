@@ -25,7 +25,9 @@
 #
 # 1. Run TRACED_BIN ARG... with CCE_LOG set and decode the log with
 #    "cce-decode --format=records": one record per entry of a traced
-#    function, its tag the function's name.
+#    function, its tag the function's name (a C++ function's qualified
+#    name becomes the F of --funcs it ends with, as gdb's breakpoints on
+#    F stop in every function named F).
 # 2. Count each function's entries H_F and choose its stride S_F.
 # 3. Keep entries 1, 1 + S_F, 1 + 2 S_F, ... of each F of the decoded
 #    records.
@@ -95,10 +97,24 @@ test -s "$out/trace.log" || {
 test $st -ne $((128 + 25)) || {
   echo "validate.sh: the traced run's log reached 2 GB (SIGXFSZ): trace less hot functions" >&2
   exit 1; }
-"$decode" --format=records "$traced" "$out/trace.log" >"$out/decoded" \
+"$decode" --format=records "$traced" "$out/trace.log" >"$out/decoded.raw" \
   2>"$out/decode.err" || {
   echo "validate.sh: cce-decode failed: $(head -1 "$out/decode.err")" >&2
   exit 1; }
+# A traced record's tag is its function's name as the records name it: a
+# C++ function's is qualified (ns::Class::F, F<int>).  gdb's breakpoint
+# on F stops in every function named F, and the oracle tags them all F:
+# so does this.
+awk -F '\t' -v OFS='\t' -v funcs="$funcs" '
+  BEGIN { n = split (funcs, f, " ") }
+  { t = $2
+    for (i = 1; i <= n; i++) {
+      F = f[i]; l = length (F)
+      if (t == F || (length (t) > l + 2 && substr (t, length (t) - l - 1) == "::" F) ||
+          index (t, F "<") == 1 || index (t, "::" F "<") > 0) { $2 = F; break }
+    }
+    print }' "$out/decoded.raw" >"$out/decoded"
+rm -f "$out/decoded.raw"
 rm -f "$out/trace.log"
 
 # 2. Each function's entries, counted once ("F H" lines).  The functions

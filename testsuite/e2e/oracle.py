@@ -16,7 +16,8 @@
 # A frame is named by its function's symbol, as c++filt -p prints it: a C
 # function's name, a C++ function's symbol demangled without parameters
 # (Sq::area, twice<int>, main::{lambda(int, int)#1}::operator()), every
-# variant of a constructor or destructor the one source name (Sq::Sq);
+# variant of a constructor or destructor the one source name (Sq::Sq), a
+# C++20 coroutine's actor and destroyer the coroutine (gen<int>);
 # GCC's functions that run a C++ unit's static initialization
 # (_GLOBAL__sub_I_..., __static_initialization_and_destruction_0) are no
 # frames.
@@ -121,13 +122,28 @@ def symbol_name(frame):
     return fn.linkage_name or fn.name
 
 
+def coroutine_ramp(name):
+    """The symbol of the C++20 coroutine whose actor or destroyer NAME is,
+    or None.  GCC gives coroutine F (symbol _Z1Fv) two functions of its
+    own besides the ramp that keeps F's symbol: F(F()::_Z1Fv.Frame*) with
+    the suffix .actor (the body, resumed) or .destroy, whose symbol holds
+    F's as the name of the frame type, "_Z1FPZ1FvE9_Z1Fv.Frame.actor".
+    Both are F at the source level.  (c++filt -p names them F without
+    F's template arguments.)"""
+    for m in re.finditer(r"(\d+)(_Z[^.]*)\.Frame\.", name):
+        if int(m.group(1)) == len(m.group(2)) + len(".Frame"):
+            return m.group(2)
+    return None
+
+
 def frame_name(frame):
     """FRAME's function as the records name it: a C++ function's symbol
-    demangled without parameters (c++filt -p), a C function's name as gdb
-    has it (a GNU C nested function's symbol is inner.0, its name inner)."""
+    demangled without parameters (c++filt -p), a coroutine's actor and
+    destroyer as the coroutine, a C function's name as gdb has it (a GNU
+    C nested function's symbol is inner.0, its name inner)."""
     name = symbol_name(frame)
     if name is not None and name.startswith("_Z"):
-        return demangle(name)
+        return demangle(coroutine_ramp(name) or name)
     fn = frame.function()
     if fn is not None:
         # A function of C++ that is not mangled (main, extern "C"): gdb
@@ -183,8 +199,10 @@ def called_function(caller):
         asm = insn["asm"]
         if not (asm.startswith("call") or asm.startswith("bl")):
             continue
-        m = re.search(r"<([^>+@]+)(@plt)?(\+\d+)?>", asm)
-        if m and not m.group(3) and not re.search(r"[ (]", m.group(1)):
+        # "call 0x1139 <name>" or "<name@plt>": a C name, the whole of
+        # what is between the brackets that end the line.
+        m = re.search(r"\s<([^<>+@ (]+)(@plt)?(\+\d+)?>$", asm)
+        if m and not m.group(3):
             return m.group(1)
         # gdb's disassembly demangles C++ names, and their '<' '>' and
         # '+' defeat the pattern: the symbol at the call's target.

@@ -50,8 +50,9 @@ hard () { echo "ERROR: $name: $*"; exit 1; }
 # "$CC -O2", no -g: outside the program, like libc).
 # trace: functions traced with -fplugin-arg-cce-trace in the cce builds,
 # and breakpoints of the oracle.  more: variants added to the default
-# ones (see below).
-libs= cmp=exact gen= cflags= xsrcs= early= solibs= trace= more= cxx=
+# ones (see below).  notext: an extended regular expression that no line
+# of "cce-decode --format=text" may match (names gdb never shows).
+libs= cmp=exact gen= cflags= xsrcs= early= solibs= trace= more= cxx= notext=
 case $name in
   multi_tu)  srcs="multi_tu.c multi_tu_b.c multi_tu_c.c" more=O2:default:gc ;;
   inline)    srcs=inline.c ;;
@@ -72,6 +73,7 @@ case $name in
   cfeatures) srcs="cfeatures.c cfeatures_b.c" cflags="-Wl,-z,execstack" ;;
   overflow)  gen=gen-overflow.sh ;;
   nonlto)    srcs=nonlto.c xsrcs=nonlto_ext.c ;;
+  extmain)   srcs=extmain.c xsrcs=extmain_main.c ;;
   openmp)    srcs=openmp.c cflags=-fopenmp cmp=threads ;;
   sigsync)   srcs=sigsync.c ;;
   trace)     srcs=trace.c trace="bump cmp depth scaled" ;;
@@ -83,6 +85,9 @@ case $name in
   cxxexc)    srcs=cxxexc.cc cxx=1 ;;
   cxxthread) srcs=cxxthread.cc cxx=1 libs=-pthread cmp=threads ;;
   cxxsplit)  srcs=cxxsplit.cc cxx=1 ;;
+  cxxasync)  srcs=cxxasync.cc cxx=1 libs=-pthread cmp=threads ;;
+  cxxcoro)   srcs=cxxcoro.cc cxx=1 cflags="-std=c++20 -fcoroutines"
+             notext='\.Frame|\.actor|\.destroy|_Z[0-9NZ]' ;;
   *)         hard "unknown test program '$name'" ;;
 esac
 
@@ -291,6 +296,11 @@ for v in $variants; do
   if [ -s "$tmp/decode.$opt.$part.err" ]; then
     head -n 20 "$tmp/decode.$opt.$part.err"
     fail "cce-decode wrote to stderr"
+    continue
+  fi
+  if [ -n "$notext" ] &&
+     "$CCE_DECODE" --format=text "$exe" "$log" 2>&1 | grep -E "$notext"; then
+    fail "cce-decode --format=text shows names that match /$notext/"
     continue
   fi
   if [ "$cmp" = threads ]; then

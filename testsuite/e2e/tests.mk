@@ -5,10 +5,11 @@
 ## built with the plugin at -O1/-O2/-O3, with and without LTO partitioning,
 ## its decoded log compared with the contexts gdb sees in an -O0 build
 ## (e2e/oracle.py; e2e/oracle-early.py for ctors, which logs before
-## main).  cxx, cxxexc, cxxthread and cxxsplit are C++ programs, built
+## main).  cxx, cxxexc, cxxthread, cxxsplit, cxxasync and cxxcoro are C++ programs, built
 ## with g++ (cxx with a C unit too).  bigprog's and overflow's sources are generated at test time by
 ## e2e/gen-bigprog.sh and e2e/gen-overflow.sh.  nonlto links an object
-## built without -flto (e2e/nonlto_ext.c).  shlib links a shared library
+## built without -flto (e2e/nonlto_ext.c); extmain's main is in one
+## (e2e/extmain_main.c).  shlib links a shared library
 ## built with cce (e2e/shlib_lib.c) and one built without (e2e/shlib_mid.c);
 ## shlibguess one built with cce whose functions share a table with the
 ## executable's (e2e/shlibguess_lib.c), and shlibquiet the same library
@@ -81,6 +82,8 @@ E2E_TESTS = \
 	e2e/cxxexc.sh \
 	e2e/cxxthread.sh \
 	e2e/cxxsplit.sh \
+	e2e/cxxasync.sh \
+	e2e/cxxcoro.sh \
 	e2e/inline.sh \
 	e2e/clones.sh \
 	e2e/recursion.sh \
@@ -102,6 +105,7 @@ E2E_TESTS = \
 	e2e/cfeatures.sh \
 	e2e/overflow.sh \
 	e2e/nonlto.sh \
+	e2e/extmain.sh \
 	e2e/openmp.sh \
 	e2e/sigsync.sh \
 	e2e/shlib.sh \
@@ -142,6 +146,8 @@ E2E_EXTRA = \
 	e2e/cxxexc.cc \
 	e2e/cxxthread.cc \
 	e2e/cxxsplit.cc \
+	e2e/cxxasync.cc \
+	e2e/cxxcoro.cc \
 	e2e/multi_tu.c \
 	e2e/multi_tu_b.c \
 	e2e/multi_tu_c.c \
@@ -166,6 +172,8 @@ E2E_EXTRA = \
 	e2e/cfeatures_b.c \
 	e2e/nonlto.c \
 	e2e/nonlto_ext.c \
+	e2e/extmain.c \
+	e2e/extmain_main.c \
 	e2e/openmp.c \
 	e2e/sigsync.c \
 	e2e/shlib.h \
