@@ -1231,11 +1231,13 @@ static void
 update_function (void)
 {
   gsi_commit_edge_inserts ();
-  mark_virtual_operands_for_renaming (cfun);
-  update_ssa (TODO_update_ssa);
-  /* New blocks and split edges: what was computed of the CFG is stale.  */
+  /* New blocks and split edges: what was computed of the CFG is stale,
+     and update_ssa would walk dominators it finds available.  */
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
+  mark_virtual_operands_for_renaming (cfun);
+  update_ssa (TODO_update_ssa);
+  free_dominance_info (CDI_DOMINATORS);
   if (current_loops)
     loops_state_set (LOOPS_NEED_FIXUP);
   cgraph_edge::rebuild_edges ();
@@ -1307,6 +1309,8 @@ keep_calls_out (tree decl)
     {
       mark_virtual_operands_for_renaming (cfun);
       update_ssa (TODO_update_ssa);
+      /* Not kept: the instrumentation changes the CFG next.  */
+      free_dominance_info (CDI_DOMINATORS);
     }
   pop_cfun ();
 }
