@@ -80,14 +80,20 @@ grep -q 'grow' "$tmp/heap.folded" && bad "folded: grow's blocks are live"
 for t in alloc_objects alloc_space inuse_objects inuse_space; do
   gzip -dc "$tmp/heap.pb.gz" | grep -aq "$t" || bad "pprof: no sample type $t"
 done
-pprof=${PPROF:-$(command -v pprof 2>/dev/null)}
+# The real pprof: $PPROF, the one e2e/profiles.sh builds into the build
+# tree's tools/, or one on PATH.
+pprof=${PPROF:-}
+if [ -z "$pprof" ] && [ -x "${builddir:-$CCE_BUILDDIR/testsuite}/tools/pprof" ]; then
+  pprof=${builddir:-$CCE_BUILDDIR/testsuite}/tools/pprof
+fi
+[ -n "$pprof" ] || pprof=$(command -v pprof 2>/dev/null)
 if [ -n "$pprof" ] && [ -x "$pprof" ]; then
   "$pprof" -top -sample_index=inuse_space "$exe" "$tmp/heap.pb.gz" \
     >"$tmp/pprof.top" 2>&1 || bad "pprof -top failed: $(cat "$tmp/pprof.top")"
   grep -q '303B.*leaf_alloc' "$tmp/pprof.top" ||
     bad "pprof -top: no leak in leaf_alloc: $(cat "$tmp/pprof.top")"
 else
-  echo "heap: no pprof (set PPROF): its check skipped"
+  echo "heap: no pprof (set PPROF, or run e2e/profiles.sh first): its check skipped"
 fi
 "$CCE_DECODE" --format=speedscope "$exe" "$tmp/heap.log" >"$tmp/heap.json" ||
   bad "--format=speedscope failed"
