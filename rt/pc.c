@@ -205,10 +205,12 @@ cce_walk_frame (struct _Unwind_Context *c, void *arg)
   return _URC_END_OF_STACK;
 }
 
-/* The PC word of the call into the code at PC (outside the main
-   program) from the main program, or CCE_PC_EXTERNAL.  */
+/* The PC word of the first call from the main program found by
+   unwinding: from the frame the signal interrupted at PC, or with PC 0
+   from the caller's frame.  CCE_PC_EXTERNAL if there is none, or another
+   signal frame comes first.  */
 static uint64_t
-cce_pc_caller (uintptr_t pc)
+cce_pc_walk (uintptr_t pc)
 {
   struct cce_thread *t = &cce_self;
   static __thread struct cce_walk w CCE_TLS;
@@ -216,7 +218,7 @@ cce_pc_caller (uintptr_t pc)
   if (!cce_pc.key || t->unwinding)
     return CCE_PC_EXTERNAL;
   w.pc = pc;
-  w.past = 0;
+  w.past = pc == 0;
   w.frames = 0;
   w.last = 0;
   w.word = CCE_PC_EXTERNAL;
@@ -234,42 +236,11 @@ cce_context_word (const void *context)
 {
   uintptr_t pc = cce_context_pc (context);
   uint64_t word = cce_pc_word (pc);
-  return word == CCE_PC_EXTERNAL && pc ? cce_pc_caller (pc) : word;
-}
-
-/* cce_caller_word's walk: the first return address into the main
-   program.  */
-static _Unwind_Reason_Code
-cce_walk_caller (struct _Unwind_Context *c, void *arg)
-{
-  struct cce_walk *w = arg;
-  int signal_frame = 0;
-  uintptr_t ip = _Unwind_GetIPInfo (c, &signal_frame);
-
-  if (++w->frames > CCE_PC_WALK_FRAMES)
-    return _URC_END_OF_STACK;
-  uint64_t word = cce_pc_word (ip);
-  if (word == CCE_PC_EXTERNAL || signal_frame)
-    return _URC_NO_REASON;
-  w->word = word | CCE_PC_CALLER;
-  return _URC_END_OF_STACK;
+  return word == CCE_PC_EXTERNAL && pc ? cce_pc_walk (pc) : word;
 }
 
 uint64_t
 cce_caller_word (void)
 {
-  struct cce_thread *t = &cce_self;
-  static __thread struct cce_walk w CCE_TLS;
-
-  if (!cce_pc.key || t->unwinding)
-    return CCE_PC_EXTERNAL;
-  w.frames = 0;
-  w.word = CCE_PC_EXTERNAL;
-  t->unwinding = 1;
-  cce_barrier ();
-  if (sigsetjmp (t->unwind_jb, 0) == 0)
-    _Unwind_Backtrace (cce_walk_caller, &w);
-  cce_barrier ();
-  t->unwinding = 0;
-  return w.word;
+  return cce_pc_walk (0);
 }
