@@ -187,6 +187,11 @@ void __cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site);
 #define CCE_SYM_DICT "__cce_dict"
 #define CCE_DICT_SECTION "cce_dict"
 
+/* A program linked in several LTRANS partitions has one dictionary per
+   partition, all in section CCE_DICT_SECTION: the first partition's is
+   __cce_dict, the others' are local variables of this name.  */
+#define CCE_SYM_DICT_PART "__cce_dict_part"
+
 /* Site word meaning "unknown call site" (cce_log called from code that
    was not instrumented).  */
 #define CCE_SITE_NONE UINT64_C (0xffffffffffffffff)

@@ -119,7 +119,9 @@ struct cce_edge
 };
 
 /* A module of a merged graph (cce_graph_merge): the sites of one
-   dictionary, found by the key in site words and PC words.  */
+   dictionary, found by the key in site words and PC words.  A file
+   linked from several LTRANS partitions holds one dictionary per
+   partition; they are modules of one file, whose PC map is one.  */
 struct cce_module
 {
   uint32_t key;          /* cce_module_key of its stamp */
@@ -127,6 +129,8 @@ struct cce_module
   uint32_t nsites;
   uint32_t first_node;   /* its nodes: nodes[first_node .. + nnodes) */
   uint32_t nnodes;
+  uint32_t file;         /* the first module of its file, which holds the
+                            file's PC map (cce_graph_read_pcmap) */
   uint64_t stamp;
 };
 
@@ -154,6 +158,11 @@ struct cce_graph
                             negative: no folding */
   int preserve_all;      /* encode input: every node returns with the id
                             it found (no node clobbers) */
+  int entry_observed;    /* encode input: a function of another module of
+                            the program (another LTRANS partition) that
+                            may be entered from outside can reach a log:
+                            every call through a pointer or out of the
+                            module is observed */
   uint64_t stamp;        /* of the dictionary text (write / read output) */
   struct cce_module *modules; size_t nmodules;  /* read and merge output:
                                                    one per dictionary; none
@@ -258,13 +267,20 @@ struct cce_graph *cce_graph_read_dict (const char *text, size_t len,
                                        char *err, size_t errlen);
 
 /* Append the graph SRC, read from the dictionary of another module of the
-   same program (a shared library), to DST, read from one too.  Site words
+   same program (a shared library, with the dictionaries of its
+   partitions), to DST, read from one too.  Site words
    with SRC's key then name SRC's sites in DST.  SRC's PC maps are not
    taken: read them into DST (cce_graph_read_pcmap).  Returns 0, or -1
    with a message in ERR (out of memory, or a module key already in
    DST).  */
 int cce_graph_merge (struct cce_graph *dst, const struct cce_graph *src,
                      char *err, size_t errlen);
+
+/* The same for SRC read from another dictionary of the file of DST's
+   module FILE (another LTRANS partition of it): its PC map blocks are
+   then read with FILE's (cce_graph_read_pcmap).  */
+int cce_graph_merge_part (struct cce_graph *dst, const struct cce_graph *src,
+                          size_t file, char *err, size_t errlen);
 
 /* The site of G a site word names (cce-format.h), or CCE_NONE.  */
 uint32_t cce_site_of_word (const struct cce_graph *g, uint64_t word);

@@ -322,6 +322,10 @@
 #define CCE_NODE_MAIN 0x8       /* an entry only as the program's start
                                    (main, its address never taken): no
                                    call out of the program enters it */
+#define CCE_NODE_ACROSS 0x10    /* an entry only for the calls of the
+                                   program's other LTRANS partitions (each
+                                   a module of its own): no call out of
+                                   the program enters it */
 
 /* Site kinds.  */
 #define CCE_SITE_DIRECT 'd'   /* direct call, id arithmetic */

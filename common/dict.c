@@ -558,6 +558,7 @@ finish_read (struct cce_graph *g, char *err, size_t errlen)
   g->modules[0].nsites = (uint32_t) g->nsites;
   g->modules[0].first_node = 0;
   g->modules[0].nnodes = (uint32_t) g->nnodes;
+  g->modules[0].file = 0;
   g->modules[0].stamp = g->stamp;
   g->nmodules = 1;
   return 0;
@@ -620,21 +621,22 @@ int
 cce_graph_merge (struct cce_graph *dst, const struct cce_graph *src,
                  char *err, size_t errlen)
 {
-  size_t i, sbase, fbase, nbase, frbase;
+  size_t i, j, sbase, fbase, nbase, frbase, mbase;
   uint32_t *smap = NULL;
 
-  if (dst->nmodules == 0 || src->nmodules != 1)
+  if (dst->nmodules == 0 || src->nmodules == 0)
     {
       set_err (err, errlen, "only graphs read from dictionaries merge");
       return -1;
     }
   for (i = 0; i < dst->nmodules; i++)
-    if (dst->modules[i].key == src->modules[0].key)
-      {
-        set_err (err, errlen, "two modules with the key %08" PRIx32
-                 " (the same dictionary twice?)", dst->modules[i].key);
-        return -1;
-      }
+    for (j = 0; j < src->nmodules; j++)
+      if (dst->modules[i].key == src->modules[j].key)
+        {
+          set_err (err, errlen, "two modules with the key %08" PRIx32
+                   " (the same dictionary twice?)", dst->modules[i].key);
+          return -1;
+        }
   if ((uint64_t) dst->nsites + src->nsites >= CCE_SIGNAL_MARK
       || (uint64_t) dst->nnodes + src->nnodes >= CCE_NONE
       || (uint64_t) dst->nframes + src->nframes >= CCE_NONE)
@@ -658,8 +660,9 @@ cce_graph_merge (struct cce_graph *dst, const struct cce_graph *src,
       || GROW (dst->frames, dst->aframes, frbase + src->nframes + 1) < 0)
     goto oom;
   {
-    struct cce_module *m = realloc (dst->modules, (dst->nmodules + 1)
-                                                  * sizeof *m);
+    struct cce_module *m = realloc (dst->modules,
+                                    (dst->nmodules + src->nmodules)
+                                    * sizeof *m);
     if (!m)
       goto oom;
     dst->modules = m;
@@ -700,10 +703,16 @@ cce_graph_merge (struct cce_graph *dst, const struct cce_graph *src,
   dst->nnodes += src->nnodes;
   dst->nsites += src->nsites;
   dst->nframes += src->nframes;
-  dst->modules[dst->nmodules] = src->modules[0];
-  dst->modules[dst->nmodules].first_site = (uint32_t) sbase;
-  dst->modules[dst->nmodules].first_node = (uint32_t) nbase;
-  dst->nmodules++;
+  mbase = dst->nmodules;
+  for (j = 0; j < src->nmodules; j++)
+    {
+      struct cce_module *m = &dst->modules[mbase + j];
+      *m = src->modules[j];
+      m->first_site += (uint32_t) sbase;
+      m->first_node += (uint32_t) nbase;
+      m->file += (uint32_t) mbase;
+    }
+  dst->nmodules += src->nmodules;
   free (smap);
   if (cce__index_edges (dst) < 0)
     {
@@ -716,6 +725,26 @@ oom:
   free (smap);
   set_err (err, errlen, "%s", strerror (ENOMEM));
   return -1;
+}
+
+int
+cce_graph_merge_part (struct cce_graph *dst, const struct cce_graph *src,
+                      size_t file, char *err, size_t errlen)
+{
+  if (file >= dst->nmodules || dst->modules[file].file != file)
+    {
+      set_err (err, errlen, "no file module %zu", file);
+      return -1;
+    }
+  if (src->nmodules != 1)
+    {
+      set_err (err, errlen, "a partition is one dictionary");
+      return -1;
+    }
+  if (cce_graph_merge (dst, src, err, errlen) < 0)
+    return -1;
+  dst->modules[dst->nmodules - 1].file = (uint32_t) file;
+  return 0;
 }
 
 uint32_t

@@ -51,7 +51,7 @@ mark_observed (struct cce_graph *g)
   size_t nn = g->nnodes, ns = g->nsites, i;
   uint32_t *callers = NULL, *cindex = NULL, *work = NULL, *fill = NULL;
   size_t top = 0;
-  int entry_observed = 0, rc = -1;
+  int entry_observed = g->entry_observed != 0, rc = -1;
 
   cindex = calloc (nn + 1, sizeof *cindex);
   callers = malloc ((ns + 1) * sizeof *callers);
@@ -84,7 +84,8 @@ mark_observed (struct cce_graph *g)
       while (top)
         {
           uint32_t n = work[--top];
-          if ((g->nodes[n].flags & (CCE_NODE_ENTRY | CCE_NODE_MAIN))
+          if ((g->nodes[n].flags
+               & (CCE_NODE_ENTRY | CCE_NODE_MAIN | CCE_NODE_ACROSS))
               == CCE_NODE_ENTRY)
             entry_observed = 1;
           for (uint32_t k = cindex[n]; k < cindex[n + 1]; k++)

@@ -324,6 +324,21 @@ done:
 #undef GIVE_UP
 }
 
+/* Are functions A and B of G (CCE_NONE: none) the same source function?
+   The dictionaries of two partitions of a program each have an entry
+   for a function both call into.  */
+static int
+same_func (const struct cce_graph *g, uint32_t a, uint32_t b)
+{
+  if (a == b)
+    return 1;
+  if (a >= g->nfuncs || b >= g->nfuncs)
+    return 0;
+  return g->funcs[a].name == g->funcs[b].name
+         && g->funcs[a].file == g->funcs[b].file
+         && g->funcs[a].line == g->funcs[b].line;
+}
+
 void
 cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
                  size_t nsites, struct cce_path_frame *frames,
@@ -359,7 +374,7 @@ cce_path_frames (const struct cce_graph *g, const uint32_t *sites,
       /* A split part continues the frame of its function: drop the call
          into the part.  */
       if ((node->flags & CCE_NODE_SPLIT_PART) && have_last
-          && last.func == node->func && count > 0)
+          && same_func (g, last.func, node->func) && count > 0)
         {
           count--;
           inherit_inlined = last.inlined;

@@ -239,7 +239,12 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
                g->nmodules);
       return -1;
     }
-  mod = &g->modules[module];
+  if (g->modules[module].file != module)
+    {
+      set_err (err, errlen, "module %zu is a partition of module %" PRIu32,
+               module, g->modules[module].file);
+      return -1;
+    }
   if (g->pc && module < g->pc->nmaps && g->pc->maps[module])
     {
       set_err (err, errlen, "module %zu has a PC map already", module);
@@ -285,10 +290,20 @@ cce_graph_read_pcmap (struct cce_graph *g, size_t module, const void *data,
       if (size > len - off)
         BAD ("block at offset %zu: truncated (size %" PRIu32
              ", %zu bytes left)", off, size, len - off);
+      /* The block of a function of the module, or of another partition
+         of its file.  */
+      mod = &g->modules[module];
+      if (key != mod->key)
+        for (i = 0; i < g->nmodules; i++)
+          if (g->modules[i].key == key && g->modules[i].file == module)
+            {
+              mod = &g->modules[i];
+              break;
+            }
       if (key != mod->key)
         BAD ("block at offset %zu: key %08" PRIx32 ", the dictionary's is "
              "%08" PRIx32 ": the map is stale, made for another build",
-             off, key, mod->key);
+             off, key, g->modules[module].key);
       if (node != CCE_PCMAP_NO_NODE && node >= mod->nnodes)
         BAD ("block at offset %zu: node %" PRIu32 ", the dictionary "
              "has %" PRIu32, off, node, mod->nnodes);
@@ -425,6 +440,7 @@ find_range (const struct cce_graph *g, uint64_t word,
       *reason = "interrupted in a module whose dictionary was not given";
       return NULL;
     }
+  mod = g->modules[mod].file;
   m = g->pc && mod < g->pc->nmaps ? g->pc->maps[mod] : NULL;
   if (!m)
     {

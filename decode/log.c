@@ -254,6 +254,21 @@ log_read_modules (struct cced_log *l, uint32_t nmod, uint32_t hsize,
   return 0;
 }
 
+/* Is STAMP the stamp of one of the dictionaries of G's program file (of
+   one of its LTRANS partitions: the log carries the first one's)?  */
+static int
+program_stamp_p (const struct cce_graph *g, uint64_t stamp)
+{
+  size_t i;
+
+  if (g->nmodules == 0)
+    return stamp == g->stamp;
+  for (i = 0; i < g->nmodules; i++)
+    if (g->modules[i].file == 0 && g->modules[i].stamp == stamp)
+      return 1;
+  return 0;
+}
+
 static int
 log_read_header (struct cced_log *l, const struct cced_program *prog,
                  struct cced_error *err)
@@ -326,7 +341,7 @@ log_read_header (struct cced_log *l, const struct cced_program *prog,
 
   if (h.stamp == 0)
     return seterr (err, CCED_E_NO_STAMP, 0, NULL);
-  if (h.stamp != prog->g->stamp)
+  if (!program_stamp_p (prog->g, h.stamp))
     return seterr (err, CCED_E_STAMP, 0,
                    "log was written by a different build of %s", prog->name);
   return 0;

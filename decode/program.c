@@ -247,6 +247,46 @@ section_data (Elf_Scn *scn, const GElf_Shdr *shdr, const char *name,
   return data;
 }
 
+/* The dictionaries after the first one in the LEN bytes at DATA, the
+   contents of a cce_dict section: the first one ends at a NUL, and each
+   other one, of another LTRANS partition, starts after NULs of padding.
+   Each is added to P as a partition of its module FILE.  Returns 0, or
+   -1 with *ERR set.  */
+static int
+add_partitions (struct cced_program *p, size_t file, const char *data,
+                size_t len, struct cced_error *err)
+{
+  char msg[CCED_ERRMSG_SIZE - 64];
+  size_t off = strnlen (data, len);
+
+  for (;;)
+    {
+      struct cced_program *part;
+      size_t n;
+      int r;
+
+      while (off < len && data[off] == '\0')
+        off++;
+      if (off == len)
+        return 0;
+      n = strnlen (data + off, len - off);
+      part = cced_program_from_dict (p->name, data + off, n, err);
+      if (!part)
+        return -1;
+      msg[0] = '\0';
+      r = cce_graph_merge_part (p->g, part->g, file, msg, sizeof msg);
+      cced_program_close (part);
+      if (r < 0)
+        {
+          if (strcmp (msg, strerror (ENOMEM)) == 0)
+            return nomem (err);
+          return seterr (err, CCED_E_BAD_DICT, 0,
+                         "malformed cce dictionary: %s", msg);
+        }
+      off += n;
+    }
+}
+
 /* What the ELF file PATH holds for cce: its dictionary, as a program
    named PATH, and its PC map (section CCE_PCMAP_SECTION), if it has one,
    copied to *PCMAP (malloc'd, *PCLEN bytes, in the other byte order than
@@ -384,6 +424,11 @@ program_from_elf (const char *path, void **pcmap, size_t *pclen,
 #endif
     }
   p = cced_program_from_dict (path, data->d_buf, data->d_size, err);
+  if (p && add_partitions (p, 0, data->d_buf, data->d_size, err) < 0)
+    {
+      cced_program_close (p);
+      p = NULL;
+    }
   /* What its calls call, for the records of threads stopped outside the
      program (out of memory: they are not named).  */
   if (p && *pcmap)
@@ -436,7 +481,7 @@ cced_program_add_module (struct cced_program *p, const char *path,
   struct cced_program *m;
   struct cced_calls *calls;
   void *pcmap;
-  size_t pclen, i;
+  size_t pclen, i, file;
   int swapped, r;
 
   clearerr_ (err);
@@ -455,6 +500,7 @@ cced_program_add_module (struct cced_program *p, const char *path,
         return 0;
       }
   msg[0] = '\0';
+  file = p->g->nmodules;
   if (cce_graph_merge (p->g, m->g, msg, sizeof msg) < 0)
     {
       cced_program_close (m);
@@ -468,14 +514,14 @@ cced_program_add_module (struct cced_program *p, const char *path,
   cced_program_close (m);
   /* The module's PC map, checked against its dictionary.  A bad one
      leaves the module without a map.  */
-  if (calls && keep_calls (p, p->g->nmodules - 1, calls) < 0)
+  if (calls && keep_calls (p, file, calls) < 0)
     {
       free (pcmap);
       return nomem (err);
     }
   r = 0;
   if (pcmap)
-    r = attach_pcmap (p, p->g->nmodules - 1, pcmap, pclen, swapped, err);
+    r = attach_pcmap (p, file, pcmap, pclen, swapped, err);
   free (pcmap);
   return r;
 }

@@ -71,8 +71,9 @@ trace_index (const char *name)
 static const char executable_attr[] = "cce executable";
 
 /* In WPA, which knows what the link makes (-flinker-output): if it is an
-   executable, mark its functions with executable_attr, which streams to
-   the LTRANS with them.  Once, at the first IPA pass WPA runs.  */
+   executable, mark its functions and variables with executable_attr,
+   which streams to the LTRANS with them (a partition may hold variables
+   only).  Once, at the first IPA pass WPA runs.  */
 static void
 mark_executable (void)
 {
@@ -83,12 +84,7 @@ mark_executable (void)
   if (flag_lto_linker_output != LTO_LINKER_OUTPUT_EXEC
       && flag_lto_linker_output != LTO_LINKER_OUTPUT_PIE)
     return;
-  tree id = get_identifier (executable_attr);
-  cgraph_node *node;
-  FOR_EACH_DEFINED_FUNCTION (node)
-    if (!lookup_attribute (executable_attr, DECL_ATTRIBUTES (node->decl)))
-      DECL_ATTRIBUTES (node->decl)
-        = tree_cons (id, NULL_TREE, DECL_ATTRIBUTES (node->decl));
+  mark_program (executable_attr);
 }
 
 /* Is the output a shared object?  lto1 is told with -flinker-output, but
@@ -100,12 +96,11 @@ linking_shared_object (void)
 {
   if (flag_lto_linker_output != LTO_LINKER_OUTPUT_UNKNOWN)
     return flag_lto_linker_output == LTO_LINKER_OUTPUT_DYN;
-  cgraph_node *node;
-  FOR_EACH_DEFINED_FUNCTION (node)
-    if (lookup_attribute (executable_attr, DECL_ATTRIBUTES (node->decl)))
-      return false;
+  if (program_marked_p (executable_attr))
+    return false;
   if (!flag_pic || flag_pie)
     return false;
+  cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION (node)
     if (DECL_NAME (node->decl) && MAIN_NAME_P (DECL_NAME (node->decl))
         && TREE_PUBLIC (node->decl))
@@ -113,19 +108,55 @@ linking_shared_object (void)
   return true;
 }
 
-static void
-emit_dictionary (const char *text, size_t len, bool shared)
+/* The number of the LTRANS partition this lto1 compiles: N of its dump
+   base, OUTPUT.ltransN.ltrans (or DIR/ltransN.ltrans with -dumpdir);
+   0 in the single lto1 of -flto-partition=none.  */
+static long
+ltrans_partition (void)
 {
-  tree str = build_string (len, text);
-  tree type = build_array_type_nelts (char_type_node, len);
+  if (!flag_ltrans || !dump_base_name)
+    return 0;
+  long part = 0;
+  for (const char *p = strstr (dump_base_name, "ltrans"); p;
+       p = strstr (p + 1, "ltrans"))
+    if (ISDIGIT (p[6]))
+      {
+        char *end;
+        long n = strtol (p + 6, &end, 10);
+        if (*end == '.')
+          part = n;
+      }
+  return part;
+}
+
+/* Is this lto1 the first LTRANS partition (or the only lto1)?  Each
+   partition encodes its own functions as a module of its own, with its
+   own dictionary (cce-format.h, section 1); the first one's is
+   __cce_dict, the module whose stamp the runtime writes into the log,
+   and in an executable it also defines the TLS block.  */
+bool
+cce_primary_partition_p (void)
+{
+  return ltrans_partition () == 0;
+}
+
+/* Emit the dictionary TEXT (LEN bytes): as __cce_dict in the primary
+   partition, as a local variable of the same section in the others.  */
+static void
+emit_dictionary (const char *text, size_t len, bool shared, bool primary)
+{
+  /* With its NUL: the decoder finds the next partition's after it.  */
+  tree str = build_string (len + 1, text);
+  tree type = build_array_type_nelts (char_type_node, len + 1);
   TREE_TYPE (str) = type;
   TREE_CONSTANT (str) = 1;
   TREE_READONLY (str) = 1;
   TREE_STATIC (str) = 1;
 
   tree decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
-                          get_identifier (CCE_SYM_DICT), type);
-  TREE_PUBLIC (decl) = 1;
+                          get_identifier (primary ? CCE_SYM_DICT
+                                          : CCE_SYM_DICT_PART), type);
+  TREE_PUBLIC (decl) = primary;
   TREE_STATIC (decl) = 1;
   TREE_READONLY (decl) = 1;
   TREE_USED (decl) = 1;
@@ -138,7 +169,7 @@ emit_dictionary (const char *text, size_t len, bool shared)
   /* A shared library keeps its dictionary to itself: the runtime's
      reference to __cce_dict is the executable's, and every module's
      dictionary stays in its own cce_dict section for the decoder.  */
-  if (shared)
+  if (shared && primary)
     {
       DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
       DECL_VISIBILITY_SPECIFIED (decl) = 1;
@@ -231,8 +262,9 @@ cce_execute (void)
   if (!c.g)
     fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
   c.shared = linking_shared_object ();
+  c.primary = cce_primary_partition_p ();
   if (!cce_rt[CCE_RT_TLS])
-    build_runtime_decls (c.shared);
+    build_runtime_decls (c.shared, c.primary);
 
   /* Step 1.  */
   collect_graph (c);
@@ -241,6 +273,7 @@ cce_execute (void)
   struct cce_encode_stats st;
   c.g->observe_all = cce_opts.observe_all;
   c.g->preserve_all = !cce_opts.clobber;
+  c.g->entry_observed = entry_observed_p ();
   if (cce_opts.fold >= 0)
     c.g->fold_max = cce_opts.fold ? cce_opts.fold : -1;
   if (cce_graph_encode (c.g, &st, err, sizeof err) < 0)
@@ -264,6 +297,10 @@ cce_execute (void)
             name.erase (p);
           name += ".cce";
         }
+      /* One file per LTRANS partition: FILE, FILE.1, FILE.2 ...  */
+      long part = ltrans_partition ();
+      if (part && name != "-")
+        name += "." + std::to_string (part);
       FILE *f = name == "-" ? stderr : fopen (name.c_str (), "w");
       if (!f)
         error ("cce: cannot write dump file %qs: %m", name.c_str ());
@@ -290,6 +327,15 @@ cce_execute (void)
      key in the site words of step 3.  */
   char *text;
   size_t len;
+  /* The dictionaries of two partitions must differ, so that their
+     stamps, and the keys in their site words, do: another partition's
+     says which partition it is (a string no entry refers to).  */
+  if (long part = ltrans_partition ())
+    {
+      std::string tag = "ltrans partition " + std::to_string (part);
+      if (cce_graph_string (c.g, tag.c_str ()) == CCE_NONE)
+        fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
+    }
   if (cce_graph_write_dict (c.g, &text, &len) < 0)
     fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
   c.key = cce_module_key (c.g->stamp);
@@ -309,7 +355,8 @@ cce_execute (void)
     }
 
   /* Step 4.  */
-  emit_dictionary (text, len, c.shared);
+  if (c.primary || c.g->nnodes)
+    emit_dictionary (text, len, c.shared, c.primary);
   pcmap_note_graph (c);
   free (text);
   cce_graph_free (c.g);
@@ -363,6 +410,10 @@ cce_override_gate (void *gate_status, void *)
     return;
   if (flag_wpa && current_pass->type == IPA_PASS)
     mark_executable ();
+  /* Once the program's visibility is known, before inlining.  */
+  if (flag_wpa && current_pass->type == IPA_PASS
+      && strcmp (current_pass->name, "inline") == 0)
+    mark_unobserved ();
   if (strcmp (current_pass->name, "icf") == 0
       || strcmp (current_pass->name, "tailr") == 0)
     *(bool *) gate_status = false;
@@ -662,10 +713,6 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
 
   register_callback (plugin_name_str, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) cce_ggc_roots);
-
-  /* 3. In WPA, ask for one partition so the pass sees the whole program.  */
-  if (flag_wpa)
-    flag_lto_partition = LTO_PARTITION_ONE;
 
   /* 4. No identical code folding, no tail recursion elimination.  */
   register_callback (plugin_name_str, PLUGIN_OVERRIDE_GATE,

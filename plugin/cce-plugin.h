@@ -70,6 +70,8 @@ struct collector
   struct cce_graph *g;
   uint32_t key;                              /* module key (cce-format.h) */
   bool shared;                               /* linking a shared object */
+  bool primary;                              /* the first LTRANS partition
+                                                (cce_primary_partition_p) */
   std::map<tree, uint32_t> funcs;            /* source FUNCTION_DECL */
   std::map<cgraph_node *, uint32_t> nodes;
   std::vector<site_info> sites;
@@ -101,6 +103,12 @@ tree thunk_target (tree fndecl);
 bool is_runtime (tree fndecl);
 bool is_cce_log (tree fndecl);
 void collect_graph (collector &c);
+bool cce_primary_partition_p (void);
+void mark_unobserved (void);
+void mark_program (const char *attr);
+bool program_marked_p (const char *attr);
+bool unobserved_p (tree fndecl);
+bool entry_observed_p (void);
 
 /* Instrumenting (instrument.cc).  */
 enum cce_rt_decl
@@ -116,7 +124,7 @@ enum cce_rt_decl
   CCE_RT_MAX
 };
 extern tree cce_rt[CCE_RT_MAX];
-void build_runtime_decls (bool shared);
+void build_runtime_decls (bool shared, bool define);
 bool cce_instrumented_p (tree fndecl);
 void instrument_function (collector &c, size_t first, size_t last);
 void keep_calls_out (tree decl);

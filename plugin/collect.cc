@@ -140,6 +140,23 @@ static std::map<tree, std::string> symbols;
    (C1, C2), each a function with its own symbol.  */
 static std::map<tree, std::string> variant_symbols;
 
+/* Make the symbol SYM of a constructor or destructor the same whichever
+   of its variants it is (C1, C2, C3 and D0, D1, D2 demangle to one
+   name): the first ctor-dtor-name of it becomes C1 or D1.  Partitions
+   that know different variants of a function then name it alike.  */
+static void
+canonical_structor (std::string &sym)
+{
+  for (size_t i = 3; i + 2 < sym.size (); i++)
+    if ((sym[i] == 'C' || sym[i] == 'D') && ISDIGIT (sym[i + 1])
+        && strchr ("EIB", sym[i + 2])
+        && (ISALNUM (sym[i - 1]) || sym[i - 1] == '_'))
+      {
+        sym[i + 1] = '1';
+        return;
+      }
+}
+
 /* The name the dictionary gives the source function of FNDECL (a body's
    decl or an inlined function's): a C++ function's mangled symbol, for
    the decoder to demangle, else its name as the programmer wrote it.
@@ -179,6 +196,12 @@ func_symbol (tree fndecl)
     }
   if (sym.empty ())
     sym = source_name (src);
+  /* A clone whose origin this unit does not have (a function of another
+     LTRANS partition) still has its suffix: no C name has a '.'.  */
+  if (sym.compare (0, 2, "_Z") != 0)
+    sym.erase (std::min (sym.find ('.'), sym.size ()));
+  else if (DECL_CXX_CONSTRUCTOR_P (fndecl) || DECL_CXX_DESTRUCTOR_P (fndecl))
+    canonical_structor (sym);
   return symbols.emplace (src, sym).first->second.c_str ();
 }
 
@@ -233,6 +256,12 @@ name_in (const char *name, const char *const *names)
       return true;
   return false;
 }
+
+/* The attributes WPA gives every symbol of a program (mark_program)
+   that defines malloc, and of one in which no function that may be
+   entered from outside reaches a log (mark_unobserved).  */
+static const char allocator_attr[] = "cce allocator";
+static const char entries_unobserved_attr[] = "cce entries unobserved";
 
 /* Does NAME belong to the allocator that the C library calls by name, so
    that a program's own definition replaces it inside the library too
@@ -292,15 +321,13 @@ never_calls_back_p (const char *name)
    the program replaces malloc (ALLOCATOR): glibc's `leaf' functions
    (strdup, qsort's buffer, stdio's buffers...) call the program's.  */
 static bool
-external_may_call_back (tree fndecl, gcall *call, bool allocator)
+external_may_call_back (tree fndecl, int flags, bool allocator)
 {
   static const char *const calls_back[] = {
     "exit", "quick_exit", "raise", "kill", "abort", "pthread_kill",
     "tgkill", "sigqueue", "killpg", "pthread_exit", "__libc_start_main",
     NULL
   };
-  int flags = gimple_call_flags (call);
-
   if (!fndecl)
     return true;
   /* setjmp and friends: the code after a ccStack call restores the id and
@@ -680,6 +707,7 @@ collect_sites (collector &c, cgraph_node *node)
         tree fndecl = gimple_call_fndecl (call);
         char kind;
         uint32_t target = CCE_NONE;
+        bool other_partition = false;
 
         if (fndecl && is_runtime (fndecl))
           continue;
@@ -709,7 +737,24 @@ collect_sites (collector &c, cgraph_node *node)
                 kind = CCE_SITE_DIRECT;
                 target = it->second;
               }
-            else if (external_may_call_back (fndecl, call,
+            /* A function of the program that another LTRANS partition
+               compiles: a call into another module of the same program
+               (cce_primary_partition_p), which enters it at its root.
+               The site names the callee as that module's dictionary
+               names its function, so that the decoder puts no external
+               frame between them.  A callee WPA found unobserved
+               (mark_unobserved) needs no site unless every call is
+               encoded.  */
+            else if (callee && callee->in_other_partition)
+              {
+                other_partition = true;
+                if (unobserved_p (callee->decl) && !cce_opts.observe_all)
+                  continue;
+                kind = CCE_SITE_EXTERNAL;
+                target = cce_graph_string (c.g, func_symbol (callee->decl));
+              }
+            else if (external_may_call_back (fndecl,
+                                             gimple_call_flags (call),
                                              c.allocator_replaced))
               {
                 kind = CCE_SITE_EXTERNAL;
@@ -729,7 +774,8 @@ collect_sites (collector &c, cgraph_node *node)
            or through a pointer where this module may hold one of another
            module's functions.  */
         if (site != CCE_NONE
-            && ((kind == CCE_SITE_EXTERNAL && may_be_instrumented (fndecl))
+            && ((kind == CCE_SITE_EXTERNAL
+                 && (may_be_instrumented (fndecl) || other_partition))
                 || (kind == CCE_SITE_INDIRECT && c.foreign_pointers)))
           c.g->sites[site].may_log = 1;
         add_frames (c, node, site, call);
@@ -739,6 +785,59 @@ collect_sites (collector &c, cgraph_node *node)
       }
 }
 
+/* GCC takes a function for const or pure where what it does before it
+   ends the program does not count (it logs, then exits).  A call of such
+   a function of another LTRANS partition that can reach a log
+   (mark_unobserved) is a ccStack call, whose stores must not be taken
+   for dead: the function is made an ordinary one here, and the calls of
+   it in the bodies of this partition get their virtual operands.  */
+static void
+unconst_other_partitions (void)
+{
+  hash_set<tree> changed;
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    if (node->in_other_partition && !unobserved_p (node->decl)
+        && (TREE_READONLY (node->decl) || DECL_PURE_P (node->decl)))
+      {
+        TREE_READONLY (node->decl) = 0;
+        DECL_PURE_P (node->decl) = 0;
+        DECL_LOOPING_CONST_OR_PURE_P (node->decl) = 0;
+        changed.add (node->decl);
+      }
+  if (changed.is_empty ())
+    return;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      if (!node->has_gimple_body_p () || node->in_other_partition
+          || node->inlined_to)
+        continue;
+      node->get_body ();
+      function *fun = DECL_STRUCT_FUNCTION (node->decl);
+      bool any = false;
+      basic_block bb;
+      push_cfun (fun);
+      FOR_EACH_BB_FN (bb, fun)
+        for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+             gsi_next (&gsi))
+          {
+            gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
+            tree fn = call ? gimple_call_fndecl (call) : NULL_TREE;
+            if (fn && changed.contains (fn))
+              {
+                update_stmt (call);
+                any = true;
+              }
+          }
+      if (any)
+        {
+          mark_virtual_operands_for_renaming (fun);
+          update_ssa (TODO_update_ssa_only_virtuals);
+        }
+      pop_cfun ();
+    }
+}
+
 /* Collect the call graph of the whole program into C: its nodes (the
    functions with bodies), what may call into it from outside, then the
    sites of every body.  */
@@ -746,6 +845,8 @@ void
 collect_graph (collector &c)
 {
   cgraph_node *node;
+
+  unconst_other_partitions ();
 
   FOR_EACH_DEFINED_FUNCTION (node)
     {
@@ -759,6 +860,11 @@ collect_graph (collector &c)
           || DECL_STATIC_DESTRUCTOR (node->decl) || node->force_output
           || MAIN_NAME_P (DECL_NAME (node->decl)))
         flags |= CCE_NODE_ENTRY;
+      /* In an LTRANS unit, a public function that is local to the program
+         is public for the calls of another partition (WPA made it so),
+         and entered by them only.  */
+      else if (flag_ltrans && TREE_PUBLIC (node->decl))
+        flags |= CCE_NODE_ENTRY | CCE_NODE_ACROSS;
       /* main is entered once, by the C library's start-up code; no call
          out of the program enters it unless its address is taken.  */
       if (MAIN_NAME_P (DECL_NAME (node->decl)) && !node->address_taken
@@ -779,9 +885,6 @@ collect_graph (collector &c)
             flags |= CCE_NODE_HIDDEN;
       uint32_t n = cce_graph_node (c.g, func_of (c, node->decl), flags);
       c.nodes[node] = n;
-      if (TREE_PUBLIC (node->decl) && !node->split_part
-          && allocator_name_p (external_name (node->decl)))
-        c.allocator_replaced = true;
       /* A guessed target must be this very body whenever its address is
          the pointer's: not one another module may interpose.  */
       if (n != CCE_NONE && node->address_taken && !node->split_part
@@ -802,6 +905,14 @@ collect_graph (collector &c)
       if (n != CCE_NONE && fndecl_built_in_p (node->decl))
         c.g->nodes[n].keeps_id = 1;
     }
+  /* Whether the program defines malloc, in this partition or another
+     (mark_unobserved found it in WPA).  */
+  FOR_EACH_DEFINED_FUNCTION (node)
+    if (TREE_PUBLIC (node->decl) && !node->split_part && !node->inlined_to
+        && allocator_name_p (external_name (node->decl)))
+      c.allocator_replaced = true;
+  if (program_marked_p (allocator_attr))
+    c.allocator_replaced = true;
   /* Whether a pointer this module calls may be another cce module's: it
      refers to a function that may be one (and so to a library that may
      hand out pointers to its functions), or looks functions up with
@@ -817,4 +928,165 @@ collect_graph (collector &c)
   FOR_EACH_DEFINED_FUNCTION (node)
     if (c.nodes.count (node))
       collect_sites (c, node);
+}
+
+/* ------------------------------------------------------------------ */
+/* Which functions no log can be reached from, decided in WPA.        */
+
+/* In WPA: give ATTR (a name with a space, which no source can write) to
+   every function and variable the program defines, so that every LTRANS
+   partition finds it on the symbols it has.  */
+void
+mark_program (const char *attr)
+{
+  tree id = get_identifier (attr);
+  symtab_node *node;
+  FOR_EACH_SYMBOL (node)
+    if (node->definition && !lookup_attribute (attr, DECL_ATTRIBUTES (node->decl)))
+      DECL_ATTRIBUTES (node->decl)
+        = tree_cons (id, NULL_TREE, DECL_ATTRIBUTES (node->decl));
+}
+
+/* In an LTRANS, did WPA mark_program with ATTR?  */
+bool
+program_marked_p (const char *attr)
+{
+  symtab_node *node;
+  FOR_EACH_SYMBOL (node)
+    if (lookup_attribute (attr, DECL_ATTRIBUTES (node->decl)))
+      return true;
+  return false;
+}
+
+/* The attribute WPA gives the functions of the program from which no
+   log site can be reached (mark_unobserved); a space keeps it out of any
+   source.  */
+static const char unobserved_attr[] = "cce unobserved";
+
+/* In WPA, over the whole program's call graph: give unobserved_attr to
+   every function from which no log site can be reached, as the core
+   decides it (cce_graph_encode, step 0) but before inlining and for the
+   whole program, so that an LTRANS partition knows it of the functions
+   of the others.  Conservative: any call through a pointer or out of
+   the program counts once some function that may be entered from
+   outside reaches a log, and a call of a function another module may
+   define counts as a log.  */
+void
+mark_unobserved (void)
+{
+  cgraph_node *node;
+  bool allocator = false, foreign = false;
+
+  FOR_EACH_FUNCTION (node)
+    {
+      if (!DECL_NAME (node->decl))
+        continue;
+      const char *name = IDENTIFIER_POINTER (DECL_NAME (node->decl));
+      if (node->definition && TREE_PUBLIC (node->decl)
+          && allocator_name_p (external_name (node->decl)))
+        allocator = true;
+      if (!node->definition
+          && (may_be_instrumented (node->decl) || name_in (name, lookup_fns)))
+        foreign = true;
+    }
+
+  if (allocator)
+    mark_program (allocator_attr);
+
+  /* Seeds: the functions with a log site, a traced function, a call of
+     another module's function (may_log); with an entry observed, the
+     functions with a call through a pointer or out of the program.  */
+  hash_set<cgraph_node *> observed;
+  auto_vec<cgraph_node *> work;
+  auto observe = [&] (cgraph_node *n) {
+    if (!observed.add (n))
+      work.safe_push (n);
+  };
+  auto calls_out = [&] (cgraph_node *n) {
+    if (n->indirect_calls)
+      return true;
+    for (cgraph_edge *e = n->callees; e; e = e->next_callee)
+      {
+        cgraph_node *callee = e->callee->ultimate_alias_target ();
+        if (!callee->definition
+            && external_may_call_back (callee->decl,
+                                       flags_from_decl_or_type (callee->decl),
+                                       allocator))
+          return true;
+      }
+    return false;
+  };
+  FOR_EACH_FUNCTION (node)
+    {
+      if (!node->definition)
+        continue;
+      if (!cce_opts.trace.empty ()
+          && trace_index (source_name (source_decl (node->decl))) >= 0)
+        observe (node);
+      if (foreign && node->indirect_calls)
+        observe (node);
+      for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+        {
+          tree callee = e->callee->ultimate_alias_target ()->decl;
+          if (is_cce_log (callee)
+              || (!e->callee->ultimate_alias_target ()->definition
+                  && may_be_instrumented (callee)))
+            observe (node);
+        }
+    }
+  bool entry_observed = false;
+  for (;;)
+    {
+      while (!work.is_empty ())
+        {
+          cgraph_node *n = work.pop ();
+          if ((n->address_taken || n->externally_visible
+               || DECL_STATIC_CONSTRUCTOR (n->decl)
+               || DECL_STATIC_DESTRUCTOR (n->decl) || n->force_output)
+              && !(MAIN_NAME_P (DECL_NAME (n->decl)) && !n->address_taken))
+            entry_observed = true;
+          for (cgraph_edge *e = n->callers; e; e = e->next_caller)
+            observe (e->caller);
+          /* Calls of an alias of N.  */
+          ipa_ref *ref;
+          for (unsigned i = 0; n->iterate_direct_aliases (i, ref); i++)
+            if (cgraph_node *alias = dyn_cast<cgraph_node *> (ref->referring))
+              observe (alias);
+        }
+      if (!entry_observed)
+        break;
+      FOR_EACH_FUNCTION (node)
+        if (node->definition && !observed.contains (node) && calls_out (node))
+          observe (node);
+      if (work.is_empty ())
+        break;
+    }
+
+  if (!entry_observed)
+    mark_program (entries_unobserved_attr);
+  tree id = get_identifier (unobserved_attr);
+  FOR_EACH_FUNCTION (node)
+    if (node->definition && !observed.contains (node)
+        && !lookup_attribute (unobserved_attr, DECL_ATTRIBUTES (node->decl)))
+      DECL_ATTRIBUTES (node->decl)
+        = tree_cons (id, NULL_TREE, DECL_ATTRIBUTES (node->decl));
+}
+
+/* Did WPA find that no log site can be reached from FNDECL?  */
+bool
+unobserved_p (tree fndecl)
+{
+  return lookup_attribute (unobserved_attr, DECL_ATTRIBUTES (fndecl));
+}
+
+/* In an LTRANS: may a function of the program that may be entered from
+   outside (of this partition or another) reach a log, so that every
+   call through a pointer or out of the program is observed, in every
+   partition?  Unless WPA found that none does.  (Without WPA, in the
+   single lto1 of -flto-partition=none, the core sees the whole program
+   and decides.)  */
+bool
+entry_observed_p (void)
+{
+  return flag_ltrans && !program_marked_p (entries_unobserved_attr);
 }

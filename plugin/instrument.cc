@@ -25,7 +25,7 @@ build_runtime_fn (const char *name, tree type)
 
 /* SHARED: the output is a shared object.  */
 void
-build_runtime_decls (bool shared)
+build_runtime_decls (bool shared, bool define)
 {
   tree u64 = long_long_unsigned_type_node;
   tree type = build_array_type_nelts (u64, CCE_TLS_WORDS);
@@ -35,7 +35,18 @@ build_runtime_decls (bool shared)
   TREE_PUBLIC (cce_rt[CCE_RT_TLS]) = 1;
   DECL_ARTIFICIAL (cce_rt[CCE_RT_TLS]) = 1;
   TREE_ADDRESSABLE (cce_rt[CCE_RT_TLS]) = 1;
-  if (shared)
+  if (!shared && !define)
+    {
+      /* Another LTRANS partition of the executable defines the block
+         (cce_primary_partition_p); the linker resolves this one's
+         references to it, still at a fixed offset from the thread
+         pointer.  */
+      DECL_EXTERNAL (cce_rt[CCE_RT_TLS]) = 1;
+      TREE_STATIC (cce_rt[CCE_RT_TLS]) = 0;
+      set_decl_tls_model (cce_rt[CCE_RT_TLS], TLS_MODEL_LOCAL_EXEC);
+      varpool_node::get_create (cce_rt[CCE_RT_TLS]);
+    }
+  else if (shared)
     {
       /* A shared object refers to the block through its GOT
          (initial-exec): libcce, loaded at start-up, defines it, or the
@@ -61,6 +72,8 @@ build_runtime_decls (bool shared)
       DECL_USER_ALIGN (cce_rt[CCE_RT_TLS]) = 1;
       set_decl_tls_model (cce_rt[CCE_RT_TLS], TLS_MODEL_LOCAL_EXEC);
       varpool_node::finalize_decl (cce_rt[CCE_RT_TLS]);
+      /* Even where no function of this partition refers to it.  */
+      varpool_node::get (cce_rt[CCE_RT_TLS])->force_output = 1;
     }
 
   cce_rt[CCE_RT_GROW] = build_runtime_fn (CCE_SYM_GROW,

@@ -466,16 +466,37 @@ size_text () { size "$1" 2>/dev/null | awk 'NR == 2 { print $1 }'; }
 dot_text () { size -A "$1" 2>/dev/null | awk '$1 == ".text" { print $2 }'; }
 dict_size () { size -A "$1" 2>/dev/null | awk '$1 == "cce_dict" { print $2 }'; }
 
-# main_stats BIN BUILDLOG: the plugin's stats line printed by the link of
-# BIN.  A build may link several programs, in parallel, so the line is
-# picked by its function and site counts, which must equal the numbers of
-# node and call-site entries of BIN's dictionary (section cce_dict).
+# main_stats BIN BUILDLOG: the plugin's stats of the link of BIN: one
+# line per LTRANS partition, added up (the largest numCC), with the number
+# of partitions at the end.  A build may link several programs, in
+# parallel, so the lines are picked as a run of consecutive ones whose
+# function and site counts add up to the numbers of node and call-site
+# entries of BIN's dictionaries (section cce_dict).
 main_stats () {
   counts=$(objcopy -O binary --only-section=cce_dict "$1" /dev/stdout 2>/dev/null |
            awk '/^n / { n++ } /^c / { c++ } END { printf "%d %d", n, c }')
-  awk -v counts="$counts" '/^cce: [0-9]+ functions, [0-9]+ sites:/ {
-      if ($2 " " $4 == counts) { line = $0 } }
-    END { if (line != "") print line }' "$2"
+  awk -v counts="$counts" '
+    /^cce: [0-9]+ functions, [0-9]+ sites:/ { line[++k] = $0 }
+    END {
+      split(counts, want, " ")
+      for (i = 1; i <= k && !found; i++) {
+        f = s = 0
+        for (j = i; j <= k; j++) {
+          split(line[j], w, " "); f += w[2]; s += w[4]
+          if (f == want[1] && s == want[2]) { found = 1; first = i; last = j; break }
+          if (f > want[1] || s > want[2]) break
+        }
+      }
+      if (!found) exit
+      for (j = first; j <= last; j++) {
+        t = line[j]; gsub(/[^0-9]+/, " ", t); n = split(t, v, " ")
+        for (x = 1; x <= n; x++) {
+          if (x == 12) { if (v[x] + 0 > sum[x] + 0) sum[x] = v[x] }
+          else sum[x] += v[x]
+        }
+      }
+      printf "cce: %d functions, %d sites: %d direct (%d free), %d back edges (%d folded), %d overflow cuts, %d indirect (%d guessed), %d external, %d log; max numCC %s; %d sites unobserved; %d functions return without restoring the id; %d LTRANS partitions\n", sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7], sum[8], sum[9], sum[10], sum[11], sum[12], sum[13], sum[14], last - first + 1
+    }' "$2"
 }
 
 # stat_field LINE WORD: the number before WORD (e.g. "back" -> back edges).

@@ -7,9 +7,12 @@
 #      cce_log exists) and run it under gdb with oracle.py, which writes
 #      the calling context of every cce_log call as gdb sees it;
 #   2. for each of -O1 -O2 -O3, with default LTO partitioning and with
-#      -flto-partition=none, build it with the plugin (testsuite/cce-cc),
+#      -flto-partition=none (and at -O3 with -flto-partition=max, one
+#      LTRANS partition per function, each a module of its own), build it
+#      with the plugin (testsuite/cce-cc),
 #      run it with CCE_LOG set (and once more at -O2 with every call
-#      encoded, -fplugin-arg-cce-observe-all), decode the log with
+#      encoded, -fplugin-arg-cce-observe-all, also with
+#      -flto-partition=max), decode the log with
 #      "cce-decode --format=records", and compare with the oracle: line by
 #      line for single-threaded programs, per thread as a multiset of
 #      record sequences for multi-threaded ones.
@@ -243,7 +246,7 @@ fail () {
 [ -z "$trace" ] ||
   extra_cflags="$extra_cflags -fplugin-arg-cce-trace=$(echo $trace | tr ' ' ,)"
 
-variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all $more"}
+variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all O3:max O2:max:all $more"}
 failed=0 passed=0
 for v in $variants; do
   # OPT:PART[:all|:gc] -- "all": with -fplugin-arg-cce-observe-all, every
