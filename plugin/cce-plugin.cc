@@ -465,6 +465,40 @@ cce_start_unit (void *, void *)
     error ("cce: %<-fplugin=cce.so%> needs %<-flto%>");
 }
 
+#define CCE_MIN_PARTITION 50000
+
+/* In WPA: unless the link says otherwise (-flto-partition,
+   --param=lto-partitions), as many LTRANS partitions as the link runs
+   LTRANS jobs at once (-flto=N, -flto=auto: WPA's -fwpa=N): a call from
+   one partition into another goes through the ccStack, so partitions
+   that no job runs in parallel would cost run time and save nothing.
+   Plain -flto runs its LTRANS jobs one after the other: one partition.
+   A partition is at least CCE_MIN_PARTITION units of GCC's size
+   estimates (--param=lto-min-partition; GCC's own minimum is 10,000):
+   a program the size of lua 5.4 (about 25,000 lines of C) stays whole,
+   its one LTRANS takes seconds.  */
+static void
+choose_partitions (void)
+{
+  if (OPTION_SET_P (flag_lto_partition)
+      || flag_lto_partition != LTO_PARTITION_BALANCED
+      || OPTION_SET_P (param_lto_partitions))
+    return;
+  long jobs = 1;
+  if (ISDIGIT (flag_wpa[0]))
+    jobs = strtol (flag_wpa, NULL, 10);
+  else if (flag_wpa[0])
+    jobs = sysconf (_SC_NPROCESSORS_ONLN);   /* a jobserver */
+  if (jobs <= 1)
+    flag_lto_partition = LTO_PARTITION_ONE;
+  else
+    param_lto_partitions = (int) MIN (jobs, param_lto_partitions);
+  if (!OPTION_SET_P (param_min_partition_size))
+    param_min_partition_size = MIN (MAX (param_min_partition_size,
+                                         CCE_MIN_PARTITION),
+                                    param_max_partition_size);
+}
+
 /* ------------------------------------------------------------------ */
 /* Options: one table drives their parsing, their errors and the help.  */
 
@@ -713,6 +747,10 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
 
   register_callback (plugin_name_str, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) cce_ggc_roots);
+
+  /* 3. In WPA, as many partitions as LTRANS jobs.  */
+  if (flag_wpa)
+    choose_partitions ();
 
   /* 4. No identical code folding, no tail recursion elimination.  */
   register_callback (plugin_name_str, PLUGIN_OVERRIDE_GATE,

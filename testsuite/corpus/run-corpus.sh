@@ -9,6 +9,10 @@
 #   --workdir DIR      work directory (default ${TMPDIR:-/tmp}/cce-corpus)
 #   --smoke            the smoke set (lua5.4 xz-utils gawk: setjmp/longjmp,
 #                      callbacks, threads) with --ratio-pairs 1
+#   --lto-jobs J       build both variants with -flto=J (auto, or a number
+#                      of LTRANS jobs run at once), last on the command
+#                      line; the default is plain -flto, which runs them
+#                      one after the other
 #   --ratio-pairs N    run each program's workload N times on each build,
 #                      alternating, for the run-time ratio (default 5, or
 #                      1 with --smoke; 0: no run-time measurement)
@@ -111,6 +115,7 @@ observe_flag=
 progs=
 smoke=no
 ratio_pairs=
+lto_jobs=
 build_pairs=1
 table=
 table_set=no
@@ -125,6 +130,8 @@ while test $# -gt 0; do
     --workdir) workdir=$2; shift 2 ;;
     --workdir=*) workdir=${1#--workdir=}; shift ;;
     --smoke) smoke=yes; shift ;;
+    --lto-jobs) lto_jobs=$2; shift 2 ;;
+    --lto-jobs=*) lto_jobs=${1#--lto-jobs=}; shift ;;
     --ratio-pairs) ratio_pairs=$2; shift 2 ;;
     --ratio-pairs=*) ratio_pairs=${1#--ratio-pairs=}; shift ;;
     --build-pairs) build_pairs=$2; shift 2 ;;
@@ -562,6 +569,9 @@ variant_flags () {
       CC_V=$wrapper CFLAGS_V=$PLAIN_CFLAGS CXX_V=$cxx_wrapper
       LDFLAGS_V="$PLAIN_CFLAGS $CCE_EXTRA_LDFLAGS"
     fi
+  fi
+  if test -n "$lto_jobs"; then
+    CFLAGS_V="$CFLAGS_V -flto=$lto_jobs" LDFLAGS_V="$LDFLAGS_V -flto=$lto_jobs"
   fi
 }
 

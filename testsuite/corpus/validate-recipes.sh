@@ -32,6 +32,7 @@ validate_program () {
       # As the cce build (run_program), with -g and the traced functions
       # on the compile and the link.
       tflags="-fplugin-arg-cce-trace=$tlist -fplugin-arg-cce-count $observe_flag"
+      test -z "${lto_jobs:-}" || tflags="$tflags -flto=$lto_jobs"
       CC_V=gcc CXX_V=g++ CFLAGS_V="$PLAIN_CFLAGS -g $CCE_CFLAGS $tflags"
       LDFLAGS_V="$PLAIN_CFLAGS -g $CCE_CFLAGS $CCE_LIBS $tflags" LIBS_V= rv=cce
       # --wrapper: the wrapper adds the cce flags.
