@@ -559,8 +559,7 @@ static const struct option_spec options[] = {
   { "async", OPTION_SWITCH, 0, 1, &cce_opts.async, NULL, "[=0|1]",
     "make the context exact at every instruction, for crash records\n"
     "and samples (implies observe-all): every function restores the id\n"
-    "after each call, no folding unless fold=N is given (it costs\n"
-    "time); on with observe-all unless 0",
+    "after each call (it costs time); on with observe-all unless 0",
     "nothing, 1 (exact at every instruction) or 0 (not)", "0" },
   { "guess", OPTION_NUMBER, 0, 8, &cce_opts.guess, NULL, "=N",
     "an indirect call compares the pointer with at most N likely\n"
@@ -732,12 +731,10 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
     {
       /* The protocol pcmap.cc can follow at every instruction.  Folded
          recursion keeps it with the register-keeping push and pop,
-         whose single commit points the runtime knows (rt/keep.c), but
-         only where fold=N is given: GCC 12 crashed (in VRP's
-         update_ssa) on one function of gawk built that way, not yet
-         understood, so by default recursion pushes.  */
+         whose single commit points the runtime knows (rt/keep.c);
+         without them (keep=0, count) recursion pushes.  */
       cce_opts.clobber = false;
-      if (cce_opts.fold < 0 || !cce_opts.keep || cce_opts.count)
+      if (!cce_opts.keep || cce_opts.count)
         cce_opts.fold = 0;
     }
 

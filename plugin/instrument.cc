@@ -227,13 +227,31 @@ normal_succ_edge (gimple *stmt)
   return NULL;
 }
 
+/* Drop SEQ, statements that never went into the function.  A sequence
+   built with gimple_seq_add_stmt has its operands scanned already: each
+   SSA name it uses (the id, say) has the statements on its list of
+   immediate uses, which they must leave, or a pass that walks that list
+   (VRP's update_ssa, when it puts an assertion on the id) meets a
+   statement with no basic block.  */
+static void
+discard_seq (gimple_seq seq)
+{
+  for (gimple_stmt_iterator it = gsi_start (seq); !gsi_end_p (it);
+       gsi_next (&it))
+    delink_stmt_imm_use (gsi_stmt (it));
+}
+
 /* Insert SEQ after call STMT: right after it, or on its fall-through edge
-   when the call ends its basic block.  Nothing follows a noreturn call.  */
+   when the call ends its basic block.  Nothing follows a noreturn call,
+   nor a call that never returns normally: there SEQ is dropped.  */
 static void
 insert_after_call (gimple *stmt, gimple_seq seq)
 {
   if (gimple_call_noreturn_p (stmt))
-    return;
+    {
+      discard_seq (seq);
+      return;
+    }
   if (!stmt_ends_bb_p (stmt))
     {
       gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
@@ -242,6 +260,8 @@ insert_after_call (gimple *stmt, gimple_seq seq)
     }
   if (edge e = normal_succ_edge (stmt))
     gsi_insert_seq_on_edge (e, seq);
+  else
+    discard_seq (seq);
 }
 
 /* COND, the last statement of its block so far: split the block after it,
@@ -1215,7 +1235,11 @@ emit_sites (function_code &fc)
                        pin_stores_p (call) || cce_opts.async,
                        gsi_for_stmt (call), NULL, NULL };
       if (!emit_site (sc))
-        continue;
+        {
+          discard_seq (sc.before);
+          discard_seq (sc.after);
+          continue;
+        }
       set_locations (sc.before, gimple_location (call));
       gsi_insert_seq_before (&sc.gsi, sc.before, GSI_SAME_STMT);
       set_locations (sc.after, gimple_location (call));

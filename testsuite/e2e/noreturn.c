@@ -1,6 +1,8 @@
 /* noreturn -- calls to functions that do not return: abort and exit in
    branches not taken (error paths), a noreturn function of the program
-   that logs and calls exit, and an atexit handler run by that exit.  */
+   that logs and calls exit, and an atexit handler run by that exit; a
+   recursive function (folded into the id with fold=N) with calls of that
+   function on error paths.  */
 #include <stdlib.h>
 #include <cce.h>
 
@@ -47,6 +49,23 @@ maybe_die (int x)
   cce_log (200 + x);
 }
 
+NOINLINE static int
+descend (int n)
+{
+  if (n < 0)
+    die (8);
+  if (n == 0)
+    {
+      cce_log (300);
+      return 0;
+    }
+  int r = descend (n - 1);
+  if (r > 1000)
+    die (9);
+  cce_log (310 + n);
+  return r + 1;
+}
+
 int
 main (void)
 {
@@ -55,6 +74,7 @@ main (void)
   sink += check (1);
   sink += check (2);
   sink += check_exit (3);
+  sink += descend (6);
   for (int i = 5; i < 10; i++)
     maybe_die (i);
   cce_log (2);

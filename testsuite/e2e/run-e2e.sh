@@ -65,7 +65,7 @@ case $name in
   clobber)   srcs=clobber.c ;;
   setjmp)    srcs=setjmp.c ;;
   unwind)    srcs=unwind.c libs="-fexceptions -pthread" cmp=threads ;;
-  noreturn)  srcs=noreturn.c ;;
+  noreturn)  srcs=noreturn.c more=O2:default:fold ;;
   fnptr)     srcs=fnptr.c ;;
   guess)     srcs=guess.c more=O2:none:gc ;;
   guessafter) srcs=guessafter.c ;;
@@ -249,13 +249,18 @@ fail () {
 variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all O3:max O2:max:all $more"}
 failed=0 passed=0
 for v in $variants; do
-  # OPT:PART[:all|:gc] -- "all": with -fplugin-arg-cce-observe-all, every
-  # call encoded as if every function logged; "gc": lto1 collects garbage
-  # at every chance, so a tree the plugin keeps that is not a root of the
-  # collector would be freed under it.
+  # OPT:PART[:all|:fold|:gc] -- "all": with -fplugin-arg-cce-observe-all,
+  # every call encoded as if every function logged; "fold": that, exact at
+  # every instruction (async), with recursion folded into the id up to a
+  # limit of BASE * 2 (fold=1: the cold push and pop at almost every
+  # level); "gc": lto1 collects garbage at every chance, so a tree the
+  # plugin keeps that is not a root of the collector would be freed under
+  # it.
   opt=${v%%:*} part=${v#*:} all=
   case $part in
     *:all) part=${part%:all} all=-fplugin-arg-cce-observe-all ;;
+    *:fold) part=${part%:fold}
+            all="-fplugin-arg-cce-observe-all -fplugin-arg-cce-fold=1" ;;
     *:gc)  part=${part%:gc}
            all="--param=ggc-min-expand=0 --param=ggc-min-heapsize=0" ;;
   esac
@@ -264,7 +269,11 @@ for v in $variants; do
     *)       pflag=-flto-partition=$part ;;
   esac
   pflag="$pflag${all:+ $all}"; pflag=${pflag# }
-  case $v in *:gc) part=$part.gc ;; *) part=$part${all:+.all} ;; esac
+  case $v in
+    *:gc) part=$part.gc ;;
+    *:fold) part=$part.fold ;;
+    *) part=$part${all:+.all} ;;
+  esac
   tag="$name -$opt ${pflag:-(default partitioning)}"
   t0=$(now)
   exe="$tmp/prog.$opt.$part"
