@@ -7,12 +7,13 @@
 #      cce_log exists) and run it under gdb with oracle.py, which writes
 #      the calling context of every cce_log call as gdb sees it;
 #   2. for each of -O1 -O2 -O3, with default LTO partitioning and with
-#      -flto-partition=none (and at -O3 with -flto-partition=max, one
-#      LTRANS partition per function, each a module of its own), build it
-#      with the plugin (testsuite/cce-cc),
+#      -flto-partition=none (and at -O3 with up to 16 LTRANS partitions
+#      however small, "many": a partition per function in a small
+#      program, each a module of its own), build it with the plugin
+#      (testsuite/cce-cc),
 #      run it with CCE_LOG set (and once more at -O2 with every call
-#      encoded, -fplugin-arg-cce-observe-all, also with
-#      -flto-partition=max), decode the log with
+#      encoded, -fplugin-arg-cce-observe-all, also with many
+#      partitions), decode the log with
 #      "cce-decode --format=records", and compare with the oracle: line by
 #      line for single-threaded programs, per thread as a multiset of
 #      record sequences for multi-threaded ones.
@@ -246,7 +247,7 @@ fail () {
 [ -z "$trace" ] ||
   extra_cflags="$extra_cflags -fplugin-arg-cce-trace=$(echo $trace | tr ' ' ,)"
 
-variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all O3:max O2:max:all $more"}
+variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all O3:many O2:many:all $more"}
 failed=0 passed=0
 for v in $variants; do
   # OPT:PART[:all|:fold|:gc] -- "all": with -fplugin-arg-cce-observe-all,
@@ -266,6 +267,9 @@ for v in $variants; do
   esac
   case $part in
     default) pflag= ;;
+    # Up to 16 LTRANS partitions, however small: a module per function
+    # in a small program, and a bounded number of jobs in a large one.
+    many)    pflag="-flto-partition=balanced --param=lto-partitions=16 --param=lto-min-partition=1" ;;
     *)       pflag=-flto-partition=$part ;;
   esac
   pflag="$pflag${all:+ $all}"; pflag=${pflag# }
