@@ -197,9 +197,19 @@ func_symbol (tree fndecl)
   if (sym.empty ())
     sym = source_name (src);
   /* A clone whose origin this unit does not have (a function of another
-     LTRANS partition) still has its suffix: no C name has a '.'.  */
+     LTRANS partition) still has its suffix.  (GCC's outlined functions,
+     f._omp_fn.0, are functions of their own.)  */
   if (sym.compare (0, 2, "_Z") != 0)
-    sym.erase (std::min (sym.find ('.'), sym.size ()));
+    {
+      static const char *const suffixes[] = {
+        ".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias",
+        NULL
+      };
+      size_t cut = sym.size ();
+      for (const char *const *s = suffixes; *s; s++)
+        cut = std::min (cut, sym.find (*s));
+      sym.erase (cut);
+    }
   else if (DECL_CXX_CONSTRUCTOR_P (fndecl) || DECL_CXX_DESTRUCTOR_P (fndecl))
     canonical_structor (sym);
   return symbols.emplace (src, sym).first->second.c_str ();
