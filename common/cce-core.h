@@ -456,6 +456,28 @@ cce_flow_either (uint8_t a, uint8_t b)
    Returns 0, or -1 when out of memory.  */
 int cce_flow_live_after (const struct cce_flow *f, uint8_t *live);
 
+/* ------------------------------------------------------------------ */
+/* The order of functions for LTO partitions (layout.c).              */
+
+/* A call between functions FROM and TO, WEIGHT how hot it is (calls per
+   run, or any measure that orders calls alike).  */
+struct cce_layout_edge
+{
+  uint32_t from, to;
+  double weight;
+};
+
+/* Put the N functions (0 .. N-1, in the source's order, of sizes SIZE)
+   in the order a partitioner that cuts the sequence should see them:
+   the calls EDGES (NEDGES), hottest first, join the clusters of their
+   two functions while both fit in MAX_SIZE, each cluster a run of the
+   sequence (the caller's cluster before the callee's), the clusters in
+   the order of the functions they start with.  ORDER gets the N
+   functions.  Returns 0, or -1 when out of memory.  */
+int cce_layout_order (size_t n, const uint64_t *size,
+                      const struct cce_layout_edge *edges, size_t nedges,
+                      uint64_t max_size, uint32_t *order);
+
 #ifdef __cplusplus
 }
 #endif

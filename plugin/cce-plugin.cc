@@ -413,7 +413,11 @@ cce_override_gate (void *gate_status, void *)
   /* Once the program's visibility is known, before inlining.  */
   if (flag_wpa && current_pass->type == IPA_PASS
       && strcmp (current_pass->name, "inline") == 0)
-    mark_unobserved ();
+    {
+      mark_unobserved ();
+      if (cce_opts.layout)
+        order_for_partitions ();
+    }
   if (strcmp (current_pass->name, "icf") == 0
       || strcmp (current_pass->name, "tailr") == 0)
     *(bool *) gate_status = false;
@@ -561,6 +565,11 @@ static const struct option_spec options[] = {
     "and samples (implies observe-all): every function restores the id\n"
     "after each call (it costs time); on with observe-all unless 0",
     "nothing, 1 (exact at every instruction) or 0 (not)", "0" },
+  { "layout", OPTION_BOOL, 0, 1, &cce_opts.layout, NULL, "=0|1",
+    "1 (default): with several LTRANS partitions, order the functions\n"
+    "so that hot calls stay within a partition (a call into another\n"
+    "goes through the ccStack); 0: GCC's order",
+    "0 (GCC's order of functions for partitions) or 1", "0" },
   { "guess", OPTION_NUMBER, 0, 8, &cce_opts.guess, NULL, "=N",
     "an indirect call compares the pointer with at most N likely\n"
     "targets (a virtual call: the methods of its slot) and calls a\n"

@@ -36,6 +36,7 @@ struct cce_options
   bool keep = true;             /* register-keeping cold calls, where
                                    CCE_HAVE_KEEP */
   bool clobber = true;          /* cce_graph's preserve_all when false */
+  bool layout = true;           /* order_for_partitions */
   int guess = 3;                /* the most guessed targets of an indirect
                                    call */
   int async = -1;               /* every instruction placeable in the PC
@@ -105,6 +106,7 @@ bool is_cce_log (tree fndecl);
 void collect_graph (collector &c);
 bool cce_primary_partition_p (void);
 void mark_unobserved (void);
+void order_for_partitions (void);
 void mark_program (const char *attr);
 bool program_marked_p (const char *attr);
 bool unobserved_p (tree fndecl);

@@ -1100,3 +1100,99 @@ entry_observed_p (void)
 {
   return flag_ltrans && !program_marked_p (entries_unobserved_attr);
 }
+
+/* ------------------------------------------------------------------ */
+/* The order of functions for the LTRANS partitions, in WPA.          */
+
+/* FNDECL's optimization options with -fprofile-reorder-functions on.  */
+static tree
+reorder_options (tree fndecl, hash_map<tree, tree> &cache)
+{
+  tree old = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fndecl);
+  if (!old)
+    old = optimization_default_node;
+  if (tree *done = cache.get (old))
+    return *done;
+  struct gcc_options opts, opts_set;
+  init_options_struct (&opts, NULL);
+  memset (&opts_set, 0, sizeof opts_set);
+  cl_optimization_restore (&opts, &opts_set, TREE_OPTIMIZATION (old));
+  opts.x_flag_profile_reorder_functions = 1;
+  tree node = build_optimization_node (&opts, &opts_set);
+  cache.put (old, node);
+  return node;
+}
+
+/* GCC's balanced partitioner takes the functions in the order of their
+   first run in a time profile (tp_first_run, under
+   -fprofile-reorder-functions), else of the source, and cuts the
+   sequence where few calls cross.  Without a time profile, give the
+   functions the order cce_layout_order finds, hot calls within clusters
+   of at most half a partition, as if it were one, so that the cuts fall
+   between clusters: a call into another partition goes through the
+   ccStack.  In the LTRANS, the same order is the order of the
+   functions in the output.  */
+void
+order_for_partitions (void)
+{
+  if (flag_lto_partition != LTO_PARTITION_BALANCED
+      || param_lto_partitions < 2)
+    return;
+  auto_vec<cgraph_node *> nodes;
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      if (node->tp_first_run)
+        return;                 /* a real time profile */
+      if (node->get_partitioning_class () == SYMBOL_PARTITION
+          && !node->no_reorder && !node->alias && !node->inlined_to)
+        nodes.safe_push (node);
+    }
+  if (nodes.length () < 2)
+    return;
+  nodes.qsort ([] (const void *a, const void *b) {
+    int x = (*(cgraph_node *const *) a)->order;
+    int y = (*(cgraph_node *const *) b)->order;
+    return x < y ? -1 : x > y;
+  });
+
+  hash_map<cgraph_node *, unsigned> index;
+  std::vector<uint64_t> size (nodes.length ());
+  uint64_t total = 0;
+  for (unsigned i = 0; i < nodes.length (); i++)
+    {
+      index.put (nodes[i], i);
+      ipa_size_summary *s = ipa_size_summaries
+                            ? ipa_size_summaries->get (nodes[i]) : NULL;
+      size[i] = s && s->size > 0 ? s->size : 1;
+      total += size[i];
+    }
+  std::vector<cce_layout_edge> edges;
+  for (unsigned i = 0; i < nodes.length (); i++)
+    for (cgraph_edge *e = nodes[i]->callees; e; e = e->next_callee)
+      {
+        unsigned *to = index.get (e->callee->ultimate_alias_target ());
+        if (!to || *to == i)
+          continue;
+        profile_count c = e->count.ipa ();
+        double w = c.initialized_p () && c.nonzero_p ()
+                   ? (double) c.to_gcov_type ()
+                   : e->sreal_frequency ().to_double ();
+        edges.push_back ({ i, *to, w });
+      }
+
+  uint64_t part = total / param_lto_partitions;
+  part = MAX (part, (uint64_t) param_min_partition_size);
+  std::vector<uint32_t> order (nodes.length ());
+  if (cce_layout_order (nodes.length (), size.data (), edges.data (),
+                        edges.size (), part / 2, order.data ()) < 0)
+    return;
+  hash_map<tree, tree> cache;
+  for (unsigned i = 0; i < nodes.length (); i++)
+    {
+      cgraph_node *n = nodes[order[i]];
+      n->tp_first_run = i + 1;
+      DECL_FUNCTION_SPECIFIC_OPTIMIZATION (n->decl)
+        = reorder_options (n->decl, cache);
+    }
+}

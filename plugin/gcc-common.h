@@ -45,6 +45,11 @@
 #include "options.h"
 #include "profile-count.h"
 #include "sreal.h"
+#include "alloc-pool.h"
+#include "symbol-summary.h"
+#include "tree-vrp.h"
+#include "ipa-prop.h"
+#include "ipa-fnsummary.h"
 
 #if BUILDING_GCC_MAJOR != 12
 #error "cce supports GCC 12 only"
