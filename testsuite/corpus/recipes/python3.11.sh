@@ -28,9 +28,12 @@ recipe_python3_11_deps () {
 }
 recipe_python3_11_prepare () { unpack_orig python3.11 "$1"; }
 recipe_python3_11_build () {
+  # The build runs _bootstrap_python several at a time; built with traced
+  # functions (the validation's build), they log, and processes must not
+  # share a log file: theirs go to /dev/null.
   (cd "$2" && ./configure CC="$CC_V" CFLAGS="$CFLAGS_V" LDFLAGS="$LDFLAGS_V" \
      AR=gcc-ar RANLIB=gcc-ranlib ax_cv_c_float_words_bigendian=no &&
-   make -j"$JOBS" python platform oldsharedmods sharedmods)
+   CCE_LOG=/dev/null make -j"$JOBS" python platform oldsharedmods sharedmods)
 }
 recipe_python3_11_bin () { echo "$1/python"; }
 python3_11_tests="test_list test_dict test_set test_string test_re test_json
