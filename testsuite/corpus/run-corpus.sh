@@ -54,8 +54,8 @@
 #   --list             list the programs and exit
 #
 # PROGRAM is one of: lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc
-# bash json-c (C), tinyxml2 snappy yaml-cpp (C++).  With no PROGRAM (and
-# no --smoke) the full set runs.
+# bash json-c redis python3.11 (C), tinyxml2 snappy yaml-cpp (C++).  With
+# no PROGRAM (and no --smoke) the full set runs.
 #
 # Where cce comes from (testsuite/lib/cce-flags.sh): the build tree whose
 # cce-uninstalled.pc is in CCE_PKG_CONFIG_PATH (`make corpus` passes the
@@ -104,7 +104,7 @@ me=run-corpus.sh
 # median, ratio, fsub, cpu_now, pair_order, run_pairs.
 . "$here/../lib/measure.sh"
 
-all_programs="lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc bash json-c tinyxml2 snappy yaml-cpp"
+all_programs="lua5.4 zlib sqlite3 gawk jq bzip2 xz-utils zstd tcc bash json-c redis python3.11 tinyxml2 snappy yaml-cpp"
 smoke_programs="lua5.4 xz-utils gawk"
 # The C++ ones (with --wrapper, they need --cxx-wrapper).
 cxx_programs="tinyxml2 snappy yaml-cpp"

@@ -6,8 +6,10 @@
 # vrecipe_PROG_funcs names a handful of functions that
 # are hot and reached from many contexts, and vrecipe_PROG_run sets the
 # single-process, deterministic run to validate on: v_bin (relative to the
-# build tree), v_args, v_stdin.  validate_program PROG builds two more
-# variants of PROG with the program's own recipe:
+# build tree), v_args, v_stdin, and optionally v_env (NAME=VALUE words
+# added to the environment of both runs, the traced one and gdb's).
+# validate_program PROG builds two more variants of PROG with the
+# program's own recipe:
 #   trace  cce as in the "cce" build (observe-all too, unless
 #          --observed-only; the wrapper of --wrapper), plus -g,
 #          -fplugin-arg-cce-trace=FUNCS and -fplugin-arg-cce-count
@@ -52,12 +54,13 @@ validate_program () {
       return 1
     fi
   done
+  v_env=
   "vrecipe_${f}_run"
   rm -f "$pdir/trace.stats"
   t0=$(now)
   log "$prog/validate: functions $funcs"
   # shellcheck disable=SC2086
-  CCE_STATS=$pdir/trace.stats sh "$here/validate.sh" --funcs "$funcs" \
+  env $v_env CCE_STATS="$pdir/trace.stats" sh "$here/validate.sh" --funcs "$funcs" \
     --budget "${CCE_VALIDATE_BUDGET:-2000}" --stdin "$v_stdin" \
     --cwd "$pdir/trace" --out "$pdir/validate" --decode "$CCE_DECODE" \
     "$pdir/trace/$v_bin" "$pdir/o0/$v_bin" $v_args 2>&1 | sed 's/^/    /'
