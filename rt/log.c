@@ -56,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -143,11 +144,11 @@ cce_dict_stamp (void)
 }
 
 /* Build the log file's name in cce_path: $CCE_LOG (with ".PID" appended
-   in a fork child, if it is a regular file) or cce-PID.log, made
-   absolute.  Return 0 if it does not
-   fit.  */
+   in a fork child, or where OWN asks for a file of the process's own,
+   if it is a regular file) or cce-PID.log, made absolute.  Return 0 if
+   it does not fit.  */
 static int
-cce_path_make (void)
+cce_path_make (int own)
 {
   const char *env = cce_getenv ("CCE_LOG");
   char *p = cce_path, *end = cce_path + sizeof cce_path - 1;
@@ -169,7 +170,8 @@ cce_path_make (void)
       cce_str_cat (&p, end, env);
       /* A fork child's own file, unless the log is not a regular file
          (/dev/null, a pipe): that one the child shares.  */
-      if (cce_forked && !(stat (env, &st) == 0 && !S_ISREG (st.st_mode)))
+      if ((cce_forked || own)
+          && !(stat (env, &st) == 0 && !S_ISREG (st.st_mode)))
         {
           cce_str_cat (&p, end, ".");
           cce_str_num (&p, end, pid);
@@ -311,18 +313,53 @@ cce_is_dev_null (const struct stat *st)
          && minor (st->st_rdev) == 3;
 }
 
+/* Open the log file named cce_path (OWN: as cce_path_make).  A regular
+   file is locked for as long as the process has it open, and emptied
+   once locked: another process that logs to the same file has it
+   locked, and this one takes $CCE_LOG.PID instead (emptying a file
+   another process has mapped would kill that one with SIGBUS).
+   Returns the descriptor, or -1 with errno set.  */
+static int
+cce_file_open_path (int own)
+{
+  if (!cce_path_make (own))
+    {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+  int fd = open (cce_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 && (errno == EACCES || errno == EPERM))
+    fd = open (cce_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return -1;
+  struct stat st;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+    {
+      if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+        {
+          int err = errno;
+          close (fd);
+          if (err == EWOULDBLOCK && !own)
+            return cce_file_open_path (1);
+          errno = err;
+          return -1;
+        }
+      if (ftruncate (fd, 0) != 0)
+        {
+          int err = errno;
+          close (fd);
+          errno = err;
+          return -1;
+        }
+    }
+  return fd;
+}
+
 /* Open the log file at the first record and choose the sink.  */
 static void
 cce_file_open (void)
 {
-  if (!cce_path_make ())
-    {
-      cce_fail ("cannot open log", ENAMETOOLONG);
-      return;
-    }
-  int fd = open (cce_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0 && (errno == EACCES || errno == EPERM))
-    fd = open (cce_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = cce_file_open_path (0);
   if (fd < 0)
     {
       cce_fail ("cannot open log", errno);

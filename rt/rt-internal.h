@@ -90,6 +90,11 @@ struct cce_thread
 
 extern __thread struct cce_thread cce_self CCE_TLS CCE_HIDDEN;
 
+/* The process's id, set at load time and in a fork child (0 before
+   libcce's constructor ran).  A vfork child, which shares libcce's
+   memory with its parent until it execs, has another.  */
+extern pid_t cce_pid CCE_HIDDEN;
+
 /* Have the calling thread T's memory freed when it exits (runtime.c):
    its log windows and its ccStack.  */
 CCE_HIDDEN void cce_thread_register (struct cce_thread *t);

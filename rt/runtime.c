@@ -457,9 +457,12 @@ cce_report_stats (void)
 
 /* fork, in the child: the log's handler, and the sampling timer of the
    child's one thread.  */
+pid_t cce_pid;
+
 static void
 cce_fork_child (void)
 {
+  cce_pid = getpid ();
   cce_log_fork_child ();
   cce_sample_fork_child (&cce_self);
 }
@@ -470,6 +473,7 @@ cce_fork_child (void)
 static void __attribute__ ((constructor (101)))
 cce_init (void)
 {
+  cce_pid = getpid ();
   pthread_atfork (cce_log_fork_prepare, cce_log_fork_parent,
                   cce_fork_child);
   pthread_once (&cce_key_once, cce_key_create);

@@ -269,7 +269,10 @@ sigaction (int sig, const struct sigaction *act, struct sigaction *old)
       errno = ENOSYS;
       return -1;
     }
-  if (sig <= 0 || sig >= _NSIG)
+  /* A vfork child (CPython's subprocess resets the handlers before it
+     execs) has the handlers of its own process, but libcce's tables are
+     its parent's.  */
+  if (sig <= 0 || sig >= _NSIG || (cce_pid && getpid () != cce_pid))
     return real (sig, act, old);
   kept = atomic_load (&cce_kept[sig].fn);
   prev_fn = atomic_load (&cce_handlers[sig].fn);

@@ -117,6 +117,7 @@ E2E_TESTS = \
 	e2e/randomkill.sh \
 	e2e/forkkill.sh \
 	e2e/logerr.sh \
+	e2e/procs.sh \
 	e2e/enospc.sh \
 	e2e/torn.sh \
 	e2e/aggregate.sh \
@@ -197,6 +198,7 @@ E2E_EXTRA = \
 	e2e/randomkill.c \
 	e2e/forkkill.c \
 	e2e/logerr.c \
+	e2e/procs.c \
 	e2e/torn.c \
 	e2e/torn.py \
 	e2e/nomap.c \
