@@ -286,6 +286,16 @@ allocator_name_p (const char *name)
   return name_in (name, names);
 }
 
+/* Is NODE the program's own definition of a function of the allocator
+   (allocator_name_p)?  */
+static bool
+defines_allocator_p (cgraph_node *node)
+{
+  return node->definition && TREE_PUBLIC (node->decl) && !node->split_part
+         && !node->inlined_to
+         && allocator_name_p (external_name (node->decl));
+}
+
 /* External functions that never allocate: with a replaced allocator, a
    `leaf' function of the C library may still call into the program (its
    malloc), but these do not.  */
@@ -918,8 +928,7 @@ collect_graph (collector &c)
   /* Whether the program defines malloc, in this partition or another
      (mark_unobserved found it in WPA).  */
   FOR_EACH_DEFINED_FUNCTION (node)
-    if (TREE_PUBLIC (node->decl) && !node->split_part && !node->inlined_to
-        && allocator_name_p (external_name (node->decl)))
+    if (defines_allocator_p (node))
       c.allocator_replaced = true;
   if (program_marked_p (allocator_attr))
     c.allocator_replaced = true;
@@ -946,15 +955,22 @@ collect_graph (collector &c)
 /* In WPA: give ATTR (a name with a space, which no source can write) to
    every function and variable the program defines, so that every LTRANS
    partition finds it on the symbols it has.  */
+/* Give DECL the attribute ATTR, once.  */
+static void
+add_mark (tree decl, const char *attr)
+{
+  if (!lookup_attribute (attr, DECL_ATTRIBUTES (decl)))
+    DECL_ATTRIBUTES (decl) = tree_cons (get_identifier (attr), NULL_TREE,
+                                        DECL_ATTRIBUTES (decl));
+}
+
 void
 mark_program (const char *attr)
 {
-  tree id = get_identifier (attr);
   symtab_node *node;
   FOR_EACH_SYMBOL (node)
-    if (node->definition && !lookup_attribute (attr, DECL_ATTRIBUTES (node->decl)))
-      DECL_ATTRIBUTES (node->decl)
-        = tree_cons (id, NULL_TREE, DECL_ATTRIBUTES (node->decl));
+    if (node->definition)
+      add_mark (node->decl, attr);
 }
 
 /* In an LTRANS, did WPA mark_program with ATTR?  */
@@ -992,8 +1008,7 @@ mark_unobserved (void)
       if (!DECL_NAME (node->decl))
         continue;
       const char *name = IDENTIFIER_POINTER (DECL_NAME (node->decl));
-      if (node->definition && TREE_PUBLIC (node->decl)
-          && allocator_name_p (external_name (node->decl)))
+      if (defines_allocator_p (node))
         allocator = true;
       if (!node->definition
           && (may_be_instrumented (node->decl) || name_in (name, lookup_fns)))
@@ -1074,12 +1089,9 @@ mark_unobserved (void)
 
   if (!entry_observed)
     mark_program (entries_unobserved_attr);
-  tree id = get_identifier (unobserved_attr);
   FOR_EACH_FUNCTION (node)
-    if (node->definition && !observed.contains (node)
-        && !lookup_attribute (unobserved_attr, DECL_ATTRIBUTES (node->decl)))
-      DECL_ATTRIBUTES (node->decl)
-        = tree_cons (id, NULL_TREE, DECL_ATTRIBUTES (node->decl));
+    if (node->definition && !observed.contains (node))
+      add_mark (node->decl, unobserved_attr);
 }
 
 /* Did WPA find that no log site can be reached from FNDECL?  */
