@@ -187,7 +187,7 @@ compile_error () {
   fi
 }
 for arg in bogus=1 fold=99 fold keep=2 keep clobber=yes clobber guess=9 guess=x guess \
-           async=2 async=yes; do
+           async=2 async=yes layout=2 layout; do
   compile_error "plugin argument '$arg'" "${arg%%=*}" \
     cce_cc -O2 "-fplugin-arg-cce-$arg" "$tmp/prog.c" -o "$tmp/prog-badarg"
 done
