@@ -180,6 +180,20 @@ emit_dictionary (const char *text, size_t len, bool shared, bool primary)
   varpool_node::finalize_decl (decl);
 }
 
+/* The output of the link: lto1's dump base is OUTPUT.ltransN.ltrans or
+   OUTPUT.wpa.  */
+static std::string
+link_output (void)
+{
+  std::string name = dump_base_name ? dump_base_name : "a.out";
+  size_t p = name.find (".ltrans");
+  if (p == std::string::npos)
+    p = name.find (".wpa");
+  if (p != std::string::npos)
+    name.erase (p);
+  return name;
+}
+
 /* ------------------------------------------------------------------ */
 /* The pass.                                                          */
 
@@ -287,16 +301,7 @@ cce_execute (void)
       if (cce_opts.dump_file)
         name = cce_opts.dump_file;
       else
-        {
-          /* lto1's dump base is OUTPUT.ltransN.ltrans or OUTPUT.wpa.  */
-          name = dump_base_name ? dump_base_name : "a.out";
-          size_t p = name.find (".ltrans");
-          if (p == std::string::npos)
-            p = name.find (".wpa");
-          if (p != std::string::npos)
-            name.erase (p);
-          name += ".cce";
-        }
+        name = link_output () + ".cce";
       /* One file per LTRANS partition: FILE, FILE.1, FILE.2 ...  */
       long part = ltrans_partition ();
       if (part && name != "-")
@@ -311,17 +316,19 @@ cce_execute (void)
             fclose (f);
         }
     }
+  /* The link the line is of, last: the lines of the partitions of links
+     run at once may come in any order.  */
   if (cce_opts.stats)
     fprintf (stderr, "cce: %zu functions, %zu sites: %zu direct "
              "(%zu free), %zu back edges (%zu folded), %zu overflow cuts, "
              "%zu indirect (%zu guessed), %zu external, %zu log; max numCC "
              "%" PRIu64 "; %zu sites unobserved; %zu functions return "
-             "without restoring the id\n",
+             "without restoring the id; output %s\n",
              c.g->nnodes, c.g->nsites, st.direct_sites, st.zero_sites,
              st.back_sites, st.folded_sites, st.overflow_sites,
              st.indirect_sites, c.guessed_sites,
              st.external_sites, st.log_sites, st.max_numcc, st.dead_sites,
-             st.clobber_nodes);
+             st.clobber_nodes, lbasename (link_output ().c_str ()));
 
   /* Step 4, first half: the dictionary text, whose stamp gives the module
      key in the site words of step 3.  */

@@ -476,15 +476,22 @@ dict_size () { size -A "$1" 2>/dev/null | awk '$1 == "cce_dict" { print $2 }'; }
 # main_stats BIN BUILDLOG: the plugin's stats of the link of BIN: one
 # line per LTRANS partition, added up (the largest numCC), with the number
 # of partitions at the end.  A build may link several programs, in
-# parallel, so the lines are picked as a run of consecutive ones whose
+# parallel: the lines that name BIN's file as their output are taken (of
+# all lines, if none does), and of them a run of consecutive ones whose
 # function and site counts add up to the numbers of node and call-site
 # entries of BIN's dictionaries (section cce_dict).
 main_stats () {
   counts=$(objcopy -O binary --only-section=cce_dict "$1" /dev/stdout 2>/dev/null |
            awk '/^n / { n++ } /^c / { c++ } END { printf "%d %d", n, c }')
-  awk -v counts="$counts" '
-    /^cce: [0-9]+ functions, [0-9]+ sites:/ { line[++k] = $0 }
+  awk -v counts="$counts" -v out="$(basename "$1")" '
+    /^cce: [0-9]+ functions, [0-9]+ sites:/ {
+      all[++na] = $0
+      o = index ($0, "; output ")
+      if (o && substr ($0, o + 9) == out) mine[++nm] = $0
+    }
     END {
+      if (nm) { for (i = 1; i <= nm; i++) line[i] = mine[i]; k = nm }
+      else { for (i = 1; i <= na; i++) line[i] = all[i]; k = na }
       split(counts, want, " ")
       for (i = 1; i <= k && !found; i++) {
         f = s = 0
