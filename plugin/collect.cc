@@ -952,9 +952,6 @@ collect_graph (collector &c)
 /* ------------------------------------------------------------------ */
 /* Which functions no log can be reached from, decided in WPA.        */
 
-/* In WPA: give ATTR (a name with a space, which no source can write) to
-   every function and variable the program defines, so that every LTRANS
-   partition finds it on the symbols it has.  */
 /* Give DECL the attribute ATTR, once.  */
 static void
 add_mark (tree decl, const char *attr)
@@ -964,6 +961,9 @@ add_mark (tree decl, const char *attr)
                                         DECL_ATTRIBUTES (decl));
 }
 
+/* In WPA: give ATTR (a name with a space, which no source can write) to
+   every function and variable the program defines, so that every LTRANS
+   partition finds it on the symbols it has.  */
 void
 mark_program (const char *attr)
 {

@@ -455,10 +455,10 @@ cce_report_stats (void)
    Process start and fork.
    ------------------------------------------------------------------------ */
 
-/* fork, in the child: the log's handler, and the sampling timer of the
-   child's one thread.  */
 pid_t cce_pid;
 
+/* fork, in the child: the process's id, the log's handler, and the
+   sampling timer of the child's one thread.  */
 static void
 cce_fork_child (void)
 {
