@@ -106,6 +106,11 @@ struct cce_site
   unsigned char dead;  /* (encode output) no log site can be reached
                           through this call: it needs no code, and a
                           direct one is no edge */
+  unsigned char tail_jump;/* (encode input) a call of its own node whose
+                          value its node returns, where the compiler may
+                          make it a jump to the node's top: folded, it
+                          leaves the id of the deepest level, and its node
+                          clobbers even under preserve_all */
   uint32_t fold;       /* (encode output) a back site folded into the id:
                           its index among the folded sites of its callee
                           (cce_node's fold_lim); CCE_NONE otherwise */
@@ -157,7 +162,8 @@ struct cce_graph
                             tried (at most 63); 0: the default, 32;
                             negative: no folding */
   int preserve_all;      /* encode input: every node returns with the id
-                            it found (no node clobbers) */
+                            it found (no node clobbers), but for a folded
+                            tail_jump site's */
   int entry_observed;    /* encode input: a function of another module of
                             the program (another LTRANS partition) that
                             may be entered from outside can reach a log:

@@ -277,7 +277,12 @@
                       edge of CALLEE whose range holds the id is a site of
                       this function; the function's id is the id minus
                       that edge's AV (or the caller's id of the folded
-                      site that holds it).  The ccStack is the function's.
+                      site that holds it).  A CALLEE that is not the
+                      function itself may return with the id of the
+                      deepest level of its recursion, where its self tail
+                      calls became jumps to its top: the levels that its
+                      own folded sites hold are undone first.  The
+                      ccStack is the function's.
      CCE_PC_PUSHING   the function is writing a ccStack entry: the top
                       entry is not valid yet (drop it); the id is the
                       function's.

@@ -588,7 +588,9 @@ slot_width_cmp (const void *pa, const void *pb)
 
 /* Which nodes clobber the id (cce_node's clobbers): a least fixed point,
    from none.  A ccStack site counts even when dead, since a setjmp keeps
-   its push; assuming too many is only slower, never wrong.  */
+   its push; assuming too many is only slower, never wrong.  Under
+   preserve_all only a folded self call that may become a jump
+   (tail_jump): its callers restore the id after every call.  */
 static void
 mark_clobbers (struct cce_graph *g)
 {
@@ -597,7 +599,7 @@ mark_clobbers (struct cce_graph *g)
 
   for (i = 0; i < g->nnodes; i++)
     g->nodes[i].clobbers = 0;
-  while (changed && !g->preserve_all)
+  while (changed)
     {
       changed = 0;
       for (i = 0; i < g->nsites; i++)
@@ -610,6 +612,13 @@ mark_clobbers (struct cce_graph *g)
           if (n->clobbers || (n->flags & CCE_NODE_ENTRY) || n->keeps_id
               || !n->observed)
             continue;
+          if (g->preserve_all)
+            {
+              if (s->tail_jump && s->kind == CCE_SITE_BACK
+                  && s->target == s->node && s->fold != CCE_NONE && !s->dead)
+                n->clobbers = 1;
+              continue;
+            }
           if (cce_kind_on_stack (s->kind)
               || (s->kind == CCE_SITE_DIRECT && !s->dead && s->av != 0)
               || cce_site_clobbers (g, (uint32_t) i))

@@ -100,6 +100,21 @@ pc_enter (const struct cce_graph *g, uint64_t word,
            sites: the function's is the caller's id of that edge.  */
         const struct cce_node *c = &g->nodes[loc.callee];
         const struct cce_edge *e;
+        /* After the call of another function whose self tail calls
+           became jumps to its top: the id of its deepest level, whose
+           levels its own folded sites made (a call that stays a call
+           restores the id after it).  Each undone level is smaller.  */
+        while (loc.callee != loc.node && *id >= c->numcc && c->nfold)
+          {
+            uint64_t rel = *id - c->numcc;
+            uint32_t fs;
+            if (rel / c->nfold >= c->fold_lim)
+              return "the id is not one of the function's calls";
+            fs = g->folds[c->first_fold + rel % c->nfold];
+            if (g->sites[fs].node != loc.callee)
+              break;
+            *id = rel / c->nfold;
+          }
         if (*id >= c->numcc && c->nfold)
           {
             uint64_t rel = *id - c->numcc;

@@ -128,6 +128,12 @@ enum cce_rt_decl
 extern tree cce_rt[CCE_RT_MAX];
 void build_runtime_decls (bool shared, bool define);
 bool cce_instrumented_p (tree fndecl);
+bool self_tail_jump_p (gcall *call);
+/* The template of the empty volatile asm at the top of a function whose
+   self tail calls may become jumps there: where a new level of its
+   recursion starts (instrument.cc, self_tail_jumps; pcmap.cc).  */
+#define CCE_ASM_REENTRY "# cce: a level of recursion starts"
+
 void instrument_function (collector &c, size_t first, size_t last);
 void keep_calls_out (tree decl);
 

@@ -798,6 +798,13 @@ collect_sites (collector &c, cgraph_node *node)
                  && (may_be_instrumented (fndecl) || other_partition))
                 || (kind == CCE_SITE_INDIRECT && c.foreign_pointers)))
           c.g->sites[site].may_log = 1;
+        if (site != CCE_NONE && kind == CCE_SITE_DIRECT && target == n)
+          {
+            /* What may throw is known of the body's function.  */
+            push_cfun (fun);
+            c.g->sites[site].tail_jump = self_tail_jump_p (call);
+            pop_cfun ();
+          }
         add_frames (c, node, site, call);
         c.sites.push_back ({ node, call, site, {} });
         if (kind == CCE_SITE_INDIRECT)

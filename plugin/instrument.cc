@@ -1055,13 +1055,15 @@ struct function_code
   bool stack_sites;             /* code that uses the top */
   auto_vec<basic_block> pads;   /* landing pads (6) */
   std::vector<char> keep_id, keep_top;   /* plan_restores */
+  bool reentry;                 /* self tail calls that may become jumps
+                                   to the top (self_tail_jumps) */
   tree id, top;                 /* the id and top, as loaded (1) */
 
   function_code (collector &c_, size_t first_, size_t last_)
     : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
       needed (false), clobber_sites (false), stack_sites (false),
       keep_id (last_ - first_, 1), keep_top (last_ - first_, 1),
-      id (NULL_TREE), top (NULL_TREE)
+      reentry (false), id (NULL_TREE), top (NULL_TREE)
   {
   }
 };
@@ -1302,10 +1304,54 @@ tail_position_p (gcall *call)
   if (!single_succ_p (bb))
     return false;
   basic_block dest = single_succ (bb);
-  if (dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
+  if (dest->index == EXIT_BLOCK)
     return true;
   gsi = gsi_start_nondebug_after_labels_bb (dest);
   return !gsi_end_p (gsi) && gimple_code (gsi_stmt (gsi)) == GIMPLE_RETURN;
+}
+
+/* Does CALL, in tail position, return what its function returns: its
+   value, or nothing?  */
+static bool
+returns_call_value_p (gcall *call)
+{
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_next_nondebug (&gsi);
+  edge e = NULL;
+  if (gsi_end_p (gsi))
+    {
+      e = single_succ_edge (gimple_bb (call));
+      if (e->dest->index == EXIT_BLOCK)
+        return true;
+      gsi = gsi_start_nondebug_after_labels_bb (e->dest);
+    }
+  greturn *ret = dyn_cast<greturn *> (gsi_stmt (gsi));
+  tree rv = ret ? gimple_return_retval (ret) : NULL_TREE;
+  tree lhs = gimple_call_lhs (call);
+  if (!rv)
+    return true;
+  if (!lhs || TREE_CODE (rv) != SSA_NAME)
+    return false;
+  if (rv == lhs)
+    return true;
+  gphi *phi = dyn_cast<gphi *> (SSA_NAME_DEF_STMT (rv));
+  return e && phi && gimple_bb (phi) == e->dest
+         && PHI_ARG_DEF_FROM_EDGE (phi, e) == lhs;
+}
+
+/* Under async, may the self call CALL become a jump to the top of its
+   function (cce_site's tail_jump): GCC's tail recursion pass runs
+   (-foptimize-sibling-calls), and it is a call in tail position whose
+   value its function returns, which can be folded into the id there
+   (folds)?  */
+bool
+self_tail_jump_p (gcall *call)
+{
+  return cce_opts.async && flag_optimize_sibling_calls
+         && !stmt_ends_bb_p (call)
+         && !gimple_call_noreturn_p (call)
+         && !(gimple_call_flags (call) & ECF_RETURNS_TWICE)
+         && tail_position_p (call) && returns_call_value_p (call);
 }
 
 /* Under async: every call out of the program (a function with no body
@@ -1352,6 +1398,33 @@ keep_calls_out (tree decl)
   pop_cfun ();
 }
 
+/* Under async: the self calls of FC folded into the id that may become
+   jumps to the top of the function (cce_site's tail_jump, where it made
+   the function clobber the id) keep no restore after them, so that GCC's
+   tail recursion pass can make them so, as it does without async.  The
+   store of the folded id before such a jump is the id of the new level;
+   an empty volatile asm at the top (CCE_ASM_REENTRY) tells the PC map
+   where a level starts (pcmap.cc).  A call that stays a call returns
+   with the id of the deepest level, as a clobbering function may.  */
+static void
+self_tail_jumps (function_code &fc)
+{
+  const struct cce_graph *g = fc.c.g;
+  if (!g->nodes[fc.c.nodes[fc.node]].clobbers)
+    return;
+  for (size_t i = fc.first; i < fc.last; i++)
+    {
+      const site_info &si = fc.c.sites[i];
+      const struct cce_site *s = &g->sites[si.site];
+      gcall *call = si.stmt ? dyn_cast<gcall *> (si.stmt) : NULL;
+      if (!call || !s->tail_jump || !folds (s, call)
+          || !site_has_code (s, call))
+        continue;
+      fc.keep_id[i - fc.first] = 0;
+      fc.reentry = true;
+    }
+}
+
 /* Instrument the sites SITES[FIRST .. LAST) of one node.  */
 void
 instrument_function (collector &c, size_t first, size_t last)
@@ -1372,9 +1445,12 @@ instrument_function (collector &c, size_t first, size_t last)
       return;
     }
 
-  /* Under async every restore stays (pcmap.cc follows them).  */
+  /* Under async every restore stays (pcmap.cc follows them), but for
+     the self tail calls that may become loops.  */
   if (!cce_opts.async)
     plan_restores (c, first, last, fc.keep_id, fc.keep_top);
+  else
+    self_tail_jumps (fc);
   /* Free calls of functions that clobber the id are all the code there
      would be: needed only where something reads the id after one.  */
   for (size_t i = first; i < last && !fc.needed; i++)
@@ -1388,6 +1464,14 @@ instrument_function (collector &c, size_t first, size_t last)
   instrumented_fns.add (fc.node->decl);
 
   gimple_seq entry_seq = NULL;
+  if (fc.reentry)
+    {
+      gasm *a = gimple_build_asm_vec (CCE_ASM_REENTRY, NULL, NULL, NULL,
+                                      NULL);
+      gimple_asm_set_volatile (a, true);
+      gimple_set_location (a, DECL_SOURCE_LOCATION (fc.node->decl));
+      gimple_seq_add_stmt (&entry_seq, a);
+    }
   place_loads (fc, &entry_seq);
   emit_trace_entries (fc, &entry_seq);
   gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN

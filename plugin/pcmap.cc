@@ -98,6 +98,10 @@ enum pc_kind
                    next store of the top restores it */
   K_LOST_BOTH,  /* both, and the next stores of each restore them (at a
                    landing pad or after a call that returns twice) */
+  K_REENTRY,    /* at the top of a function whose self tail calls became
+                   jumps there: the id is the function's own, or stored
+                   for the level the jump starts; the reentry asm
+                   (CCE_ASM_REENTRY) makes it the own id of either */
   K_UNKNOWN
 };
 
@@ -123,6 +127,18 @@ st (uint8_t kind)
   return { kind, CCE_PCMAP_NO_NODE };
 }
 
+/* The node of the function the pass is at, or CCE_PCMAP_NO_NODE.  */
+static uint32_t self_index;
+
+/* Is S the state after a store of the id for a self call of the
+   function (or a jump to its top that was one)?  */
+static bool
+pre_self_p (pc_state s)
+{
+  return s.kind == K_PRE && s.callee != CCE_PCMAP_NO_NODE
+         && s.callee == self_index;
+}
+
 static pc_state
 meet (pc_state a, pc_state b)
 {
@@ -130,6 +146,12 @@ meet (pc_state a, pc_state b)
     return b;
   if (b.kind == K_TOP)
     return a;
+  /* The top of a function whose self tail calls became jumps there,
+     reached from its entry and from such a jump.  */
+  if ((a.kind == K_OWN || a.kind == K_REENTRY || pre_self_p (a))
+      && (b.kind == K_OWN || b.kind == K_REENTRY || pre_self_p (b))
+      && a != b)
+    return st (K_REENTRY);
   /* After calls of different callees (their restores merged into one
      block): the id is some callee's, not placeable, but the next store
      of the id still restores it.  */
@@ -286,6 +308,17 @@ callee_of_store (rtx_insn *insn)
   return it == store_callee.end () ? CCE_PCMAP_NO_NODE : it->second;
 }
 
+/* Does a call of node N return with the id of its deepest level, which
+   the decoder can undo (cce-format.h, CCE_PC_CALLEE): under async the
+   only clobbering nodes are those whose self tail calls became jumps
+   (self_tail_jumps), and for a call of another function the levels its
+   own folded sites made are all of them.  */
+static bool
+deepest_levels_p (const pc_node *n)
+{
+  return async_p && n->clobbers && n->index != self_index;
+}
+
 static pc_state
 step (pc_state s, rtx_insn *insn)
 {
@@ -306,6 +339,14 @@ step (pc_state s, rtx_insn *insn)
       if (strstr (t, CCE_SYM_POP_ENTRY_KEEP))
         return s.kind == K_PUSHED ? S_OWN : S_UNKNOWN;
       if (strstr (t, "__cce_push") || strstr (t, "__cce_pop"))
+        return S_UNKNOWN;
+      /* Where a level of the function's recursion starts: at its entry,
+         or after the store of the id for a self tail call that became a
+         jump here (self_tail_jumps), which is the new level's own.  */
+      if (strstr (t, CCE_ASM_REENTRY))
+        return s.kind == K_OWN || s.kind == K_REENTRY || pre_self_p (s)
+               ? S_OWN : S_UNKNOWN;
+      if (s.kind == K_REENTRY)
         return S_UNKNOWN;
       return s;
     }
@@ -330,7 +371,8 @@ step (pc_state s, rtx_insn *insn)
              id it found unless it clobbers it.  */
           const pc_node *n = node_of (fn);
           r = !n || n->index != s.callee ? S_UNKNOWN
-              : n->clobbers ? st (K_LOST_ID) : pc_state { K_POST, n->index };
+              : n->clobbers && !deepest_levels_p (n)
+              ? st (K_LOST_ID) : pc_state { K_POST, n->index };
         }
       else if (s.kind == K_PUSHED)
         r = s;
@@ -341,7 +383,9 @@ step (pc_state s, rtx_insn *insn)
              outside the program leaves the TLS block alone, and what it
              calls back restores it (entry nodes do).  */
           const pc_node *n = node_of (fn);
-          r = n && n->clobbers && n->observed ? st (K_LOST_ID) : S_OWN;
+          r = !n || !n->clobbers || !n->observed ? S_OWN
+              : deepest_levels_p (n) ? pc_state { K_POST, n->index }
+              : st (K_LOST_ID);
         }
       else
         r = S_UNKNOWN;
@@ -525,6 +569,11 @@ next_before (rtx_insn *insn, uint32_t n)
     return call_node (insn);
   if (!NONDEBUG_INSN_P (insn))
     return n;
+  /* The top of a level of the function's recursion, where a self tail
+     call that became a jump goes: as a call of the function.  */
+  if (const char *t = asm_template (insn))
+    if (async_p && strstr (t, CCE_ASM_REENTRY))
+      return self_index;
   if (asm_template (insn) || store_effect (insn) != E_NONE)
     return CCE_PCMAP_NO_NODE;
   return n;
@@ -714,6 +763,7 @@ pcmap_execute (void)
   const pc_node *self = node_of (current_function_decl);
   if (!cnode)
     return 0;
+  self_index = self ? self->index : CCE_PCMAP_NO_NODE;
 
   /* The id at entry is the function's own if its callers keep it: the
      node is observed (calls into a node nothing logs through have no

@@ -156,6 +156,7 @@ E2E_EXTRA = \
 	e2e/clones.c \
 	e2e/recursion.c \
 	e2e/tailcall.c \
+	e2e/tailjump.c \
 	e2e/clobber.c \
 	e2e/setjmp.c \
 	e2e/unwind.c \

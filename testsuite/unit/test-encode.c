@@ -362,6 +362,65 @@ test_self_recursion_becomes_back_site_with_reason_r (void **state)
   model_free (&m);
 }
 
+/* Where every node restores the id (preserve_all, as under async), a
+   self call that the compiler may make a jump to the top (tail_jump)
+   leaves the id of its deepest level, once folded: its node clobbers, and
+   nothing else does.  Not an ENTRY node's, and not one that pushes.  */
+static void
+test_tail_jump_clobbers_under_preserve_all (void **state)
+{
+  struct model m = { 0 };
+  struct run R;
+  uint32_t main_, f, e, c, t1, t2, te, sc;
+  struct cce_graph *g;
+  struct cce_encode_stats st;
+  char err[256];
+
+  (void) state;
+  set_ctx ("tail jump");
+  main_ = m_node (&m, 0, CCE_NODE_ENTRY | CCE_NODE_MAIN);
+  f = m_node (&m, 1, 0);
+  e = m_node (&m, 2, CCE_NODE_ENTRY);
+  c = m_node (&m, 3, 0);
+  m_site (&m, main_, CCE_SITE_DIRECT, f, 1);
+  sc = m_site (&m, main_, CCE_SITE_DIRECT, c, 1);
+  m_site (&m, c, CCE_SITE_DIRECT, f, 1);          /* c pays for f */
+  m_site (&m, main_, CCE_SITE_DIRECT, e, 1);
+  t1 = m_site (&m, f, CCE_SITE_DIRECT, f, 1);     /* ack's tail calls */
+  t2 = m_site (&m, f, CCE_SITE_DIRECT, f, 1);     /* its inner call */
+  te = m_site (&m, e, CCE_SITE_DIRECT, e, 1);
+  m_site (&m, f, CCE_SITE_LOG, CCE_NONE, 1);
+  m_site (&m, e, CCE_SITE_LOG, CCE_NONE, 1);
+  run_encode (&m, &R);
+  g = R.g;
+  g->preserve_all = 1;
+  g->sites[t1].tail_jump = 1;
+  g->sites[te].tail_jump = 1;
+  CHECK (cce_graph_encode (g, &st, err, sizeof err) == 0, "%s", err);
+  CHECK (g->sites[t1].kind == CCE_SITE_BACK && g->sites[t1].fold != CCE_NONE
+         && g->sites[t2].fold != CCE_NONE, "self calls not folded");
+  CHECK (g->nodes[f].clobbers, "f's folded tail jump leaves a deeper id");
+  CHECK (!g->nodes[e].clobbers, "an ENTRY node clobbers");
+  CHECK (!g->nodes[c].clobbers && !g->nodes[main_].clobbers,
+         "a node with no tail jump clobbers");
+  CHECK (st.clobber_nodes == 1, "%zu clobbering nodes", st.clobber_nodes);
+  CHECK (!cce_site_clobbers (g, sc), "main -> c restores nothing");
+
+  /* Without it the same graph has no clobbering node.  */
+  g->sites[t1].tail_jump = 0;
+  CHECK (cce_graph_encode (g, &st, err, sizeof err) == 0, "%s", err);
+  CHECK (st.clobber_nodes == 0, "%zu clobbering nodes", st.clobber_nodes);
+
+  /* With folding off the tail call pushes: no jump, no clobbering.  */
+  g->sites[t1].tail_jump = 1;
+  g->fold_max = -1;
+  CHECK (cce_graph_encode (g, &st, err, sizeof err) == 0, "%s", err);
+  CHECK (g->sites[t1].fold == CCE_NONE && !g->nodes[f].clobbers,
+         "a pushing tail call clobbers");
+  run_free (&R);
+  model_free (&m);
+}
+
 /* fib's shape: two calls of itself.  Both are folded into the id, and a
    recursion deeper than the fold limit allows pushes the rest.  */
 static void
@@ -825,6 +884,7 @@ main (void)
     cmocka_unit_test (test_entry_node_has_root_zero_and_direct_edges_from_one),
     cmocka_unit_test (test_self_recursion_becomes_back_site_with_reason_r),
     cmocka_unit_test (test_self_recursion_folds_into_the_id_then_pushes),
+    cmocka_unit_test (test_tail_jump_clobbers_under_preserve_all),
     cmocka_unit_test (test_mutual_recursion_of_equal_weights_makes_one_back_edge),
     cmocka_unit_test (test_mutual_recursion_puts_the_push_on_the_cold_edge),
     cmocka_unit_test (test_three_cycle_makes_only_closing_edge_back),
