@@ -250,7 +250,8 @@ dump_decisions (FILE *f, const collector &c,
                  s->av ? " instrumented" : " free");
       else if (s->kind == CCE_SITE_BACK && s->fold != CCE_NONE)
         fprintf (f, " folded %u (back edge; ccStack at the limit) entry %"
-                 PRIu64, s->fold, cce_site_entry (g, (uint32_t) i));
+                 PRIu64 "%s", s->fold, cce_site_entry (g, (uint32_t) i),
+                 s->tail_jump ? ", may become a jump to the top" : "");
       else if (s->kind == CCE_SITE_BACK)
         fprintf (f, " ccStack (%s) entry %" PRIu64,
                  s->reason == 'o' ? "overflow cut" : "back edge",
