@@ -24,7 +24,8 @@
 #   ACTION, by "k":
 #     log      cce_log (TAG), under an optional condition
 #     call     a direct call of "f"
-#     self     a call of the function itself while d < "lim"
+#     self     a call of the function itself while d < "lim"; where "lim"
+#              is a multiple of 3, a self tail call (return f (...))
 #     tail     return f (...): a tail call (last action only)
 #     tab      a call through table "t" (an array of pointers, or a field
 #              of an array of structs)
@@ -436,7 +437,13 @@ def render_func(m, f):
                                                "cb" if sig == "cb" else None),
                                  var))
         elif k == "self":
-            call = "s += (unsigned) %s;" % render_call(m, f, f["name"], sig)
+            # One in three is a self tail call, which GCC may make a jump
+            # to the top of the function (a loop).
+            if a["lim"] % 3 == 0:
+                call = "return %s;" % render_call(m, f, f["name"], sig)
+            else:
+                call = "s += (unsigned) %s;" % render_call(m, f, f["name"],
+                                                           sig)
             c = a.get("cond")
             test = "d < %du" % a["lim"]
             if c:
