@@ -258,6 +258,7 @@ struct pc_world
 #define PC_PARSE_COLD 0x9000 /* parse's cold part, OWN */
 #define PC_REC_CALLEE 0x3000 /* rec calling itself, folded */
 #define PC_MAIN_CALLEE 0x4000 /* main calling expr */
+#define PC_MAIN_REC 0x4008   /* main after its call of rec */
 #define PC_NO_NODE 0x5000    /* a body without a node */
 #define PC_GAP 0x6000        /* in no range */
 
@@ -388,6 +389,7 @@ pc_world_map (struct pm *w, uint32_t key)
   };
   static const struct pm_range main_[] = {
     { PC_MAIN_CALLEE, 8, CCE_PC_CALLEE, PN_EXPR, "main\tm.c\t3\t1" },
+    { PC_MAIN_REC, 8, CCE_PC_CALLEE, PN_REC, "main\tm.c\t4\t1" },
   };
   static const struct pm_range stub[] = {
     { PC_NO_NODE, 8, CCE_PC_OWN, NO, "stub\ts.S\t1\t1" },
@@ -398,7 +400,7 @@ pc_world_map (struct pm *w, uint32_t key)
   /* parse was not built with -fplugin-arg-cce-async.  */
   pm_block (w, key, PN_PARSE, 0, parse, 7);
   pm_block (w, key, PN_REC, CCE_PCMAP_ASYNC, rec, 1);
-  pm_block (w, key, PN_MAIN, CCE_PCMAP_ASYNC, main_, 1);
+  pm_block (w, key, PN_MAIN, CCE_PCMAP_ASYNC, main_, 2);
   pm_block (w, key, NO, CCE_PCMAP_ASYNC, stub, 1);
 }
 
@@ -717,6 +719,17 @@ test_pc_state_callee (void **state)
   expect_pc_incomplete (&P, "CALLEE, rec's own id", pcw (&P, PC_REC_CALLEE),
                         rec1, NULL, 0, "not one of the function's calls",
                         inner, 1);
+  /* main after its call of rec, whose self tail calls became jumps to
+     its top: the id of rec's deepest level, its levels undone first.  */
+  expect_pc_like_log (&P, "CALLEE, after the callee's loop", PC_MAIN_REC,
+                      rec3, NULL, 0, P.mlog, 0, NULL, 0);
+  expect_pc_like_log (&P, "CALLEE, after the callee, no loop", PC_MAIN_REC,
+                      rec1, NULL, 0, P.mlog, 0, NULL, 0);
+  inner[0] = pc_site_at (&P, PC_MAIN_REC);
+  expect_pc_incomplete (&P, "CALLEE, after the callee, beyond its limit",
+                        pcw (&P, PC_MAIN_REC),
+                        cce_node_width (&g->nodes[PN_REC]), NULL, 0,
+                        "not one of the function's calls", inner, 1);
   /* The ccStack is the function's.  */
   st[0].id = rec1;
   st[0].site = P.rr;
