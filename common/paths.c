@@ -63,6 +63,26 @@ is_pc (uint64_t word)
   return CCE_IS_PC_WORD (word) || word == CCE_PC_EXTERNAL;
 }
 
+/* Is ID a folded id of node C: 1, with the caller's id in *UP and the
+   folded site that holds it in *SITE; 0 if it is none; -1 if it is
+   beyond C's fold limit (or C, read from a damaged dictionary, has no
+   contexts, where the caller's id would not be smaller).  */
+static int
+unfold_id (const struct cce_graph *g, const struct cce_node *c, uint64_t id,
+           uint64_t *up, uint32_t *site)
+{
+  uint64_t rel;
+
+  if (id < c->numcc || !c->nfold)
+    return 0;
+  rel = id - c->numcc;
+  if (rel / c->nfold >= c->fold_lim || rel / c->nfold >= id)
+    return -1;
+  *site = g->folds[c->first_fold + rel % c->nfold];
+  *up = rel / c->nfold;
+  return 1;
+}
+
 /* Enter the function of the instruction of PC word WORD, where the
    thread's id was *ID and its ccStack STACK[0 .. *K): store in *SITE the
    PC's site (CCE_NONE if it has none), the function's node in *N, and
@@ -100,31 +120,21 @@ pc_enter (const struct cce_graph *g, uint64_t word,
            sites: the function's is the caller's id of that edge.  */
         const struct cce_node *c = &g->nodes[loc.callee];
         const struct cce_edge *e;
+        uint64_t up;
+        uint32_t fs;
+        int r;
         /* After the call of another function whose self tail calls
            became jumps to its top: the id of its deepest level, whose
            levels its own folded sites made (a call that stays a call
            restores the id after it).  Each undone level is smaller.  */
-        while (loc.callee != loc.node && *id >= c->numcc && c->nfold)
+        while ((r = unfold_id (g, c, *id, &up, &fs)) > 0
+               && loc.callee != loc.node && g->sites[fs].node == loc.callee)
+          *id = up;
+        if (r < 0 || (r > 0 && g->sites[fs].node != loc.node))
+          return "the id is not one of the function's calls";
+        if (r > 0)
           {
-            uint64_t rel = *id - c->numcc;
-            uint32_t fs;
-            if (rel / c->nfold >= c->fold_lim)
-              return "the id is not one of the function's calls";
-            fs = g->folds[c->first_fold + rel % c->nfold];
-            if (g->sites[fs].node != loc.callee)
-              break;
-            *id = rel / c->nfold;
-          }
-        if (*id >= c->numcc && c->nfold)
-          {
-            uint64_t rel = *id - c->numcc;
-            uint32_t fs;
-            if (rel / c->nfold >= c->fold_lim)
-              return "the id is not one of the function's calls";
-            fs = g->folds[c->first_fold + rel % c->nfold];
-            if (g->sites[fs].node != loc.node)
-              return "the id is not one of the function's calls";
-            *id = rel / c->nfold;
+            *id = up;
             return NULL;
           }
         e = find_edge (g, loc.callee, *id);

@@ -5,6 +5,7 @@
    every instruction of this build with what gdb sees in a build whose
    self tail calls stay calls.  */
 #include <cce.h>
+#include <stddef.h>
 
 static volatile int sink;
 
@@ -31,7 +32,8 @@ down (long n)
   return down (n - 1);
 }
 
-/* Ackermann's function: two self tail calls and an ordinary self call.  */
+/* Ackermann's function: a self tail call, and an ordinary self call
+   made on some of its levels.  */
 NOINLINE static long
 ack (long m, long n)
 {
@@ -40,22 +42,27 @@ ack (long m, long n)
       leaf (0);
       return n + 1;
     }
-  if (n == 0)
-    return ack (m - 1, 1);
-  return ack (m - 1, ack (m, n - 1));
+  return ack (m - 1, n == 0 ? 1 : ack (m, n - 1));
 }
 
-/* Euclid's gcd: a loop whose test GCC may copy to its end.  */
-NOINLINE static long
-gcd (long a, long b)
+/* The length of a list: a loop whose test GCC may copy to its end.  */
+struct cell
 {
-  if (b == 0)
+  const struct cell *next;
+};
+
+NOINLINE static long
+length (const struct cell *c, long n)
+{
+  if (!c)
     {
       leaf (3);
-      return a;
+      return n;
     }
-  return gcd (b, a % b);
+  return length (c->next, n + 1);
 }
+
+static const struct cell c3 = { NULL }, c2 = { &c3 }, c1 = { &c2 };
 
 int
 main (void)
@@ -63,7 +70,7 @@ main (void)
   cce_log (1);
   sink += (int) down (7);
   sink += (int) ack (2, 1);
-  sink += (int) gcd (1071, 462);
+  sink += (int) length (&c1, 0);
   cce_log (2);
   return 0;
 }
