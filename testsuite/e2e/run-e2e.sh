@@ -81,6 +81,7 @@ case $name in
   openmp)    srcs=openmp.c cflags=-fopenmp cmp=threads ;;
   sigsync)   srcs=sigsync.c ;;
   trace)     srcs=trace.c trace="bump cmp depth scaled" ;;
+  tailjump)  srcs=tailjump.c trace=ack ;;
   shlib)     srcs=shlib.c libs=-rdynamic
              solibs="cceshl:shlib_lib.c ccemid:shlib_mid.c:plain" ;;
   shlibguess) srcs=shlibguess.c solibs="ccesg:shlibguess_lib.c" ;;

@@ -3,7 +3,8 @@
    every instruction (async): every level of the recursion stays a frame
    of the source-level path.  pcstep.sh compares what cce decodes at
    every instruction of this build with what gdb sees in a build whose
-   self tail calls stay calls.  */
+   self tail calls stay calls; tailjump.sh compares the contexts of its
+   logs, one on every level of down and length, with gdb's at -O0.  */
 #include <cce.h>
 #include <stddef.h>
 
@@ -22,6 +23,7 @@ leaf (int x)
 NOINLINE static long
 down (long n)
 {
+  cce_log (10);
   if (n == 0)
     {
       leaf (1);
@@ -54,6 +56,7 @@ struct cell
 NOINLINE static long
 length (const struct cell *c, long n)
 {
+  cce_log (30);
   if (!c)
     {
       leaf (3);

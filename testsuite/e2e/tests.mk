@@ -112,6 +112,7 @@ E2E_TESTS = \
 	e2e/shlibguess.sh \
 	e2e/shlibquiet.sh \
 	e2e/trace.sh \
+	e2e/tailjump.sh \
 	e2e/redzone.sh \
 	e2e/death.sh \
 	e2e/randomkill.sh \
