@@ -586,11 +586,27 @@ slot_width_cmp (const void *pa, const void *pb)
   return a->site < b->site ? -1 : a->site > b->site;
 }
 
+/* Does site I make its node clobber the id: a ccStack site, even when
+   dead, since a setjmp keeps its push; a direct site with an addition
+   value; a free call of a node that clobbers.  Under preserve_all only a
+   folded self call that may become a jump (tail_jump): its callers
+   restore the id after every call.  */
+static int
+site_clobbers_node (const struct cce_graph *g, size_t i)
+{
+  const struct cce_site *s = &g->sites[i];
+
+  if (g->preserve_all)
+    return s->tail_jump && s->kind == CCE_SITE_BACK && s->target == s->node
+           && s->fold != CCE_NONE && !s->dead;
+  return cce_kind_on_stack (s->kind)
+         || (s->kind == CCE_SITE_DIRECT && !s->dead && s->av != 0)
+         || cce_site_clobbers (g, (uint32_t) i);
+}
+
 /* Which nodes clobber the id (cce_node's clobbers): a least fixed point,
-   from none.  A ccStack site counts even when dead, since a setjmp keeps
-   its push; assuming too many is only slower, never wrong.  Under
-   preserve_all only a folded self call that may become a jump
-   (tail_jump): its callers restore the id after every call.  */
+   from none, over site_clobbers_node; assuming too many is only slower,
+   never wrong.  */
 static void
 mark_clobbers (struct cce_graph *g)
 {
@@ -612,16 +628,7 @@ mark_clobbers (struct cce_graph *g)
           if (n->clobbers || (n->flags & CCE_NODE_ENTRY) || n->keeps_id
               || !n->observed)
             continue;
-          if (g->preserve_all)
-            {
-              if (s->tail_jump && s->kind == CCE_SITE_BACK
-                  && s->target == s->node && s->fold != CCE_NONE && !s->dead)
-                n->clobbers = 1;
-              continue;
-            }
-          if (cce_kind_on_stack (s->kind)
-              || (s->kind == CCE_SITE_DIRECT && !s->dead && s->av != 0)
-              || cce_site_clobbers (g, (uint32_t) i))
+          if (site_clobbers_node (g, i))
             n->clobbers = changed = 1;
         }
     }

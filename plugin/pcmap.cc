@@ -570,11 +570,12 @@ next_before (rtx_insn *insn, uint32_t n)
   if (!NONDEBUG_INSN_P (insn))
     return n;
   /* The top of a level of the function's recursion, where a self tail
-     call that became a jump goes: as a call of the function.  */
+     call that became a jump goes, is as a call of the function; any
+     other asm may read the id.  */
   if (const char *t = asm_template (insn))
-    if (async_p && strstr (t, CCE_ASM_REENTRY))
-      return self_index;
-  if (asm_template (insn) || store_effect (insn) != E_NONE)
+    return async_p && strstr (t, CCE_ASM_REENTRY) ? self_index
+                                                  : CCE_PCMAP_NO_NODE;
+  if (store_effect (insn) != E_NONE)
     return CCE_PCMAP_NO_NODE;
   return n;
 }

@@ -211,9 +211,10 @@ echo "$variants" | {
 # such a loop, cce every level.  tailjump.c is built twice with async and
 # every call encoded: once with -fno-optimize-sibling-calls (self tail
 # calls stay calls, checked as above), once with GCC's tail call passes.
-# In the second, each record must be gdb's context with each function's
-# run of frames as one, and the source-level paths one after another
-# must be those that gdb saw in the first.
+# In the second, each record must be gdb's context but for frames gdb
+# does not see (a function's run of frames is one frame of a loop; its
+# innermost frame the same), and the source-level paths one after
+# another must be those that gdb saw in the first.
 for v in "tailjump-O2 -O2" "tailjump-O3 -O3"; do
   set -- $v; vn=$1; shift
   case " ${PCSTEP_VARIANTS:-$vn} " in *" $vn "*) ;; *) continue ;; esac
