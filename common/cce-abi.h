@@ -166,6 +166,9 @@ void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
 #endif
 
 /* void __cce_log_at_v5 (unsigned tag, uint64_t site);
+void __cce_log_id_v5 (unsigned tag, uint64_t site, uint64_t id);
+void __cce_count_id_v5 (unsigned tag, uint64_t value, uint64_t site,
+                        uint64_t id);
 void __cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site);
    cce_log (TAG) as seen from the log call site SITE.  nothrow, leaf.  */
 #define CCE_SYM_LOG_AT "__cce_log_at_v5"
@@ -174,6 +177,35 @@ void __cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site);
    cce_count (TAG, VALUE) as seen from the log call site SITE.  nothrow,
    leaf.  */
 #define CCE_SYM_COUNT_AT "__cce_count_at_v5"
+
+/* void __cce_log_id_v5 (unsigned tag, uint64_t site, uint64_t id);
+   void __cce_count_id_v5 (unsigned tag, uint64_t value, uint64_t site,
+                           uint64_t id);
+   The same with the id given, for code that keeps it in CCE_IDREG.  */
+#define CCE_SYM_LOG_ID "__cce_log_id_v5"
+#define CCE_SYM_COUNT_ID "__cce_count_id_v5"
+
+/* The id in a register (-fplugin-arg-cce-idreg, x86-64).  Instrumented
+   code then keeps the id of the code
+   described above in register CCE_IDREG instead of tls[ID], which it
+   reserves (no code of the program allocates it), and the TLS word is
+   the id only where code enters a function from outside:
+     - a function that code outside the program can call (an ENTRY node)
+       starts with  OUTER = r15; ID = tls[ID]; r15 = ID  and returns with
+         tls[ID] = ID; r15 = OUTER
+       so that its callers' register survives (code outside the program
+       saves the register as callee-saved) and a caller outside finds
+       the TLS id as it left it;
+     - a call of an ENTRY node, and the push before an indirect call or
+       a call out of the program, store the callee's id in tls[ID], as
+       above; any other call sets the register;
+     - the runtime takes the id of a log site as an argument
+       (__cce_log_id), and reads the register of the interrupted or
+       calling program code where it needs the id otherwise.
+   An executable that keeps the id there defines CCE_SYM_IDREG_MARK
+   (const char), to which libcce holds a weak reference.  */
+#define CCE_IDREG "r15"
+#define CCE_SYM_IDREG_MARK "__cce_id_in_register"
 
 /* The public logging functions the plugin recognises and rewrites:
    cce_log (TAG) into __cce_log_at, cce_count (TAG, VALUE) into
@@ -227,6 +259,9 @@ void __cce_push_v5 (uint64_t id, uint64_t site, uint64_t entry);
 void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
 void __cce_pop_v5 (uint64_t id);
 void __cce_log_at_v5 (unsigned tag, uint64_t site);
+void __cce_log_id_v5 (unsigned tag, uint64_t site, uint64_t id);
+void __cce_count_id_v5 (unsigned tag, uint64_t value, uint64_t site,
+                        uint64_t id);
 
 /* The ccStack entries in use, from the words TOP and BASE of a thread's
    block (a TOP of 0 is an empty ccStack; an entry is 16 bytes).  */
@@ -236,6 +271,7 @@ cce_tls_depth (uint64_t top, uint64_t base)
   return top ? (top - base) / (2 * sizeof (uint64_t)) : 0;
 }
 extern const char __cce_dict[] __attribute__ ((weak));
+extern const char __cce_id_in_register __attribute__ ((weak));
 #endif
 
 #endif /* CCE_ABI_H */

@@ -42,6 +42,8 @@
 
 #include "cce-plugin.h"
 #include "plugin-version.h"
+#include "memmodel.h"
+#include "rtl.h"
 
 int plugin_is_GPL_compatible;
 
@@ -180,6 +182,27 @@ emit_dictionary (const char *text, size_t len, bool shared, bool primary)
   varpool_node::finalize_decl (decl);
 }
 
+/* With idreg, the executable's mark that its code keeps the id in the
+   register (cce-abi.h, CCE_SYM_IDREG_MARK), in the primary partition.  */
+static void
+emit_idreg_mark (void)
+{
+  tree decl = build_decl (UNKNOWN_LOCATION, VAR_DECL,
+                          get_identifier (CCE_SYM_IDREG_MARK),
+                          char_type_node);
+  TREE_PUBLIC (decl) = 1;
+  TREE_STATIC (decl) = 1;
+  TREE_READONLY (decl) = 1;
+  TREE_USED (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  DECL_PRESERVE_P (decl) = 1;
+  DECL_INITIAL (decl) = build_int_cst (char_type_node, 1);
+  DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("retain"), NULL_TREE,
+                                      tree_cons (get_identifier ("used"),
+                                                 NULL_TREE, NULL_TREE));
+  varpool_node::finalize_decl (decl);
+}
+
 /* The output of the link: lto1's dump base is OUTPUT.ltransN.ltrans or
    OUTPUT.wpa.  */
 static std::string
@@ -278,6 +301,9 @@ cce_execute (void)
     fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
   c.shared = linking_shared_object ();
   c.primary = cce_primary_partition_p ();
+  if (cce_opts.idreg && c.shared)
+    fatal_error (UNKNOWN_LOCATION, "cce: %<-fplugin-arg-cce-idreg%> is for "
+                 "executables, not shared objects");
   if (!cce_rt[CCE_RT_TLS])
     build_runtime_decls (c.shared, c.primary);
 
@@ -365,6 +391,8 @@ cce_execute (void)
   /* Step 4.  */
   if (c.primary || c.g->nnodes)
     emit_dictionary (text, len, c.shared, c.primary);
+  if (cce_opts.idreg && c.primary)
+    emit_idreg_mark ();
   pcmap_note_graph (c);
   free (text);
   cce_graph_free (c.g);
@@ -573,6 +601,10 @@ static const struct option_spec options[] = {
     "and samples (implies observe-all): every function restores the id\n"
     "after each call (it costs time); on with observe-all unless 0",
     "nothing, 1 (exact at every instruction) or 0 (not)", "0" },
+  { "idreg", OPTION_FLAG, 0, 0, &cce_opts.idreg, NULL, "",
+    "keep the id in register " CCE_IDREG " (x86-64 executables), which\n"
+    "no code of the program may then use; not with async",
+    NULL, NULL },
   { "layout", OPTION_BOOL, 0, 1, &cce_opts.layout, NULL, "=0|1",
     "1 (default): with several LTRANS partitions, order the functions\n"
     "so that hot calls stay within a partition (a call into another\n"
@@ -738,6 +770,25 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
     if (!parse_option (info->argv[i].key, info->argv[i].value))
       return 0;
   cce_opts.keep = cce_opts.keep && CCE_HAVE_KEEP;
+  if (cce_opts.idreg)
+    {
+      if (!CCE_HAVE_KEEP)
+        {
+          error ("cce: %<-fplugin-arg-cce-idreg%> is for x86-64 only");
+          return 0;
+        }
+      if (cce_opts.async > 0)
+        {
+          error ("cce: %<-fplugin-arg-cce-idreg%> does not work with "
+                 "%<-fplugin-arg-cce-async%>: the PC map does not follow "
+                 "the register");
+          return 0;
+        }
+      cce_opts.async = 0;
+      /* No code of this compilation allocates the register, as with
+         -ffixed-r15.  */
+      fix_register (CCE_IDREG, 1, 1);
+    }
   /* Exact at every instruction is what encoding every call is for; it
      needs every call encoded.  */
   if (cce_opts.async < 0)

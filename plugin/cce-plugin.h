@@ -42,6 +42,8 @@ struct cce_options
   int async = -1;               /* every instruction placeable in the PC
                                    map (pcmap.cc); -1 until plugin_init
                                    settles it (as observe_all) */
+  bool idreg = false;           /* the id in register CCE_IDREG
+                                   (cce-abi.h) */
 };
 extern struct cce_options cce_opts;
 int trace_index (const char *name);
@@ -123,6 +125,12 @@ enum cce_rt_decl
   CCE_RT_LOG_AT,        /* void __cce_log_at (unsigned, uint64_t) */
   CCE_RT_COUNT_AT,      /* void __cce_count_at (unsigned, uint64_t,
                            uint64_t) */
+  CCE_RT_LOG_ID,        /* void __cce_log_id (unsigned, uint64_t,
+                           uint64_t) */
+  CCE_RT_COUNT_ID,      /* void __cce_count_id (unsigned, uint64_t,
+                           uint64_t, uint64_t) */
+  CCE_RT_IDREG,         /* the id's register (idreg): a global register
+                           variable */
   CCE_RT_MAX
 };
 extern tree cce_rt[CCE_RT_MAX];

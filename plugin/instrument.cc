@@ -95,6 +95,32 @@ build_runtime_decls (bool shared, bool define)
                                                             unsigned_type_node,
                                                             u64, u64,
                                                             NULL_TREE));
+  cce_rt[CCE_RT_LOG_ID] = build_runtime_fn (CCE_SYM_LOG_ID,
+                                  build_function_type_list (void_type_node,
+                                                            unsigned_type_node,
+                                                            u64, u64,
+                                                            NULL_TREE));
+  cce_rt[CCE_RT_COUNT_ID] = build_runtime_fn (CCE_SYM_COUNT_ID,
+                                  build_function_type_list (void_type_node,
+                                                            unsigned_type_node,
+                                                            u64, u64, u64,
+                                                            NULL_TREE));
+  if (cce_opts.idreg)
+    {
+      /* A global register variable: GCC allocates the register to
+         nothing else, takes every call for a use and a change of it, and
+         never deletes a store of it.  */
+      tree reg = build_decl (UNKNOWN_LOCATION, VAR_DECL,
+                             get_identifier ("__cce_idreg"), u64);
+      DECL_REGISTER (reg) = 1;
+      DECL_HARD_REGISTER (reg) = 1;
+      TREE_STATIC (reg) = 1;
+      TREE_USED (reg) = 1;
+      DECL_ARTIFICIAL (reg) = 1;
+      set_user_assembler_name (reg, CCE_IDREG);
+      make_decl_rtl (reg);
+      cce_rt[CCE_RT_IDREG] = reg;
+    }
 }
 
 /* A cold-path call of the runtime's register-keeping entry point NAME
@@ -205,6 +231,44 @@ tls_ref (unsigned k, bool volatile_p)
                    volatile_p);
 }
 
+/* Where the function's own id is (cce-abi.h): the register with idreg,
+   else the TLS word (volatile if VOLATILE_P).  */
+static tree
+own_id_ref (bool volatile_p)
+{
+  return cce_opts.idreg ? cce_rt[CCE_RT_IDREG]
+                        : tls_ref (CCE_TLS_ID, volatile_p);
+}
+
+/* Does node N of G take its id in the register (idreg): a node no code
+   outside the program enters.  */
+static bool
+reg_entered_p (const struct cce_graph *g, uint32_t n)
+{
+  return cce_opts.idreg && n != CCE_NONE
+         && !(g->nodes[n].flags & CCE_NODE_ENTRY);
+}
+
+/* Does the callee of site SN of G take its id in the register: a call
+   of a node (not a pointer, nor code outside) that takes it there.  */
+static bool
+site_reg_entered_p (const struct cce_graph *g, uint32_t sn)
+{
+  const struct cce_site *s = &g->sites[sn];
+  return (s->kind == CCE_SITE_DIRECT || s->kind == CCE_SITE_BACK)
+         && reg_entered_p (g, s->target);
+}
+
+/* Where a call at site SN of G stores the id its callee starts with:
+   the register for a callee that takes it there, else the TLS word
+   (volatile if VOLATILE_P).  */
+static tree
+callee_id_ref (const struct cce_graph *g, uint32_t sn, bool volatile_p)
+{
+  return site_reg_entered_p (g, sn) ? cce_rt[CCE_RT_IDREG]
+                                    : tls_ref (CCE_TLS_ID, volatile_p);
+}
+
 /* ------------------------------------------------------------------ */
 /* Instrumenting.                                                     */
 
@@ -291,12 +355,12 @@ add_cold_branch (gcond *cond, gimple *cold)
 /* Insert before the call at *GSI the "before" half of a ccStack edge
    (cce-abi.h): take the slot at TOP, growing the stack on the cold path
    (where a TOP of 0 goes too), write (ID, SITE) into it and enter the
-   callee's segment with ENTRY.  The call ends up in a new basic block;
-   *GSI points at it again on return.  PIN: the store of the id is
-   volatile (pin_stores_p).  Returns the first statement of the push.  */
+   callee's segment with ENTRY, stored to DEST (callee_id_ref).  The
+   call ends up in a new basic block; *GSI points at it again on return.
+   Returns the first statement of the push.  */
 static gimple *
 insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
-             uint64_t entry, bool pin)
+             uint64_t entry, tree dest)
 {
   tree u64 = long_long_unsigned_type_node;
   gimple *call = gsi_stmt (*gsi);
@@ -344,7 +408,7 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
                                                   id));
   gimple_seq_add_stmt (&seq, gimple_build_assign (word_ref (addr, 8, true),
                                                   build_int_cst (u64, site)));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (tls_ref (CCE_TLS_ID, pin),
+  gimple_seq_add_stmt (&seq, gimple_build_assign (dest,
                                                   build_int_cst (u64,
                                                                  entry)));
   for (gimple_stmt_iterator it = gsi_start (seq); !gsi_end_p (it);
@@ -476,8 +540,9 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
           tree sum = make_ssa_name (u64);
           gimple *add = gimple_build_assign (sum, PLUS_EXPR, id,
                                              u64_cst (s->av));
-          gimple *st = gimple_build_assign (tls_ref (CCE_TLS_ID, pin),
-                                            sum);
+          gimple *st = gimple_build_assign (callee_id_ref (g,
+                                                           use[k]->site,
+                                                           pin), sum);
           gimple_set_location (add, loc);
           gimple_set_location (st, loc);
           gsi_insert_after (&hg, add, GSI_NEW_STMT);
@@ -499,8 +564,7 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
           gsi_insert_after (&hg, copy, GSI_NEW_STMT);
           if (stored && restore_id)
             {
-              gimple *back = gimple_build_assign (tls_ref (CCE_TLS_ID, pin),
-                                                  id);
+              gimple *back = gimple_build_assign (own_id_ref (pin), id);
               gimple_set_location (back, loc);
               gsi_insert_after (&hg, back, GSI_NEW_STMT);
             }
@@ -549,7 +613,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_seq_add_stmt (&before, gimple_build_assign (fid, PLUS_EXPR, scaled,
                                                      u64_cst (t->numcc
                                                               + s->fold)));
-  gimple *store = gimple_build_assign (tls_ref (CCE_TLS_ID, pin), fid);
+  gimple *store = gimple_build_assign (callee_id_ref (g, sn, pin), fid);
   gimple_set_location (store, loc);
   if (!cce_opts.async)
     gimple_seq_add_stmt (&before, store);
@@ -571,6 +635,15 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
     gsi_insert_before (&gsi, store, GSI_SAME_STMT);
   gimple *push = cold_push (id, word, cce_site_entry (g, sn));
   gimple_set_location (push, loc);
+  /* The push stores the callee's segment start in the TLS word; a callee
+     that takes its id in the register takes it there too.  */
+  gimple *entry_reg = NULL;
+  if (site_reg_entered_p (g, sn))
+    {
+      entry_reg = gimple_build_assign (cce_rt[CCE_RT_IDREG],
+                                       u64_cst (cce_site_entry (g, sn)));
+      gimple_set_location (entry_reg, loc);
+    }
 
   /* if (ID >= LIM) { push (ID, SITE, ENTRY); CALL'; pop (ID); } else CALL;
      -- where the call does not end its block: the cold path makes its own
@@ -600,13 +673,20 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
       gimple *pop = cold_pop (id);
       gimple_set_location (pop, loc);
       gimple_stmt_iterator cg = gsi_last_bb (cold_bb);
+      if (entry_reg)
+        gsi_insert_after (&cg, entry_reg, GSI_NEW_STMT);
       gsi_insert_after (&cg, copy, GSI_NEW_STMT);
       gsi_insert_after (&cg, pop, GSI_NEW_STMT);
       return;
     }
 
   /* if (ID >= LIM) push (ID, SITE, ENTRY);  -- before the call.  */
-  add_cold_branch (cond, push);
+  edge pushed = add_cold_branch (cond, push);
+  if (entry_reg)
+    {
+      gimple_stmt_iterator cg = gsi_last_bb (pushed->src);
+      gsi_insert_after (&cg, entry_reg, GSI_NEW_STMT);
+    }
 
   /* if (ID >= LIM) pop (ID);  -- after it, on its fall-through edge when
      the call ends its block.  */
@@ -870,12 +950,23 @@ struct site_code
   gimple_seq before, after;     /* what goes before and after the call */
 };
 
-/* Add to SEQ the store of VALUE to the id, for the site of SC.  */
+/* Add to SEQ the store of VALUE to the function's own id (a restore),
+   for the site of SC.  */
 static void
 store_id (const site_code &sc, gimple_seq *seq, tree value)
 {
-  gimple_seq_add_stmt (seq, gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                          sc.pin), value));
+  gimple_seq_add_stmt (seq, gimple_build_assign (own_id_ref (sc.pin),
+                                                 value));
+}
+
+/* Add to SEQ the store of VALUE to where the callee of SC takes its id
+   (callee_id_ref).  */
+static void
+store_callee_id (const site_code &sc, gimple_seq *seq, tree value)
+{
+  gimple_seq_add_stmt (seq, gimple_build_assign (callee_id_ref (sc.g, sc.sn,
+                                                                sc.pin),
+                                                 value));
 }
 
 /* (2) A direct call with addition value 0: no code, but for the restore
@@ -895,7 +986,7 @@ emit_direct (site_code &sc)
   tree sum = make_ssa_name (long_long_unsigned_type_node);
   gimple_seq_add_stmt (&sc.before, gimple_build_assign (sum, PLUS_EXPR, sc.id,
                                                         u64_cst (s->av)));
-  store_id (sc, &sc.before, sum);
+  store_callee_id (sc, &sc.before, sum);
   if (sc.restore_id)
     store_id (sc, &sc.after, sc.id);
   return true;
@@ -930,13 +1021,23 @@ emit_stack (site_code &sc)
                                      u64_cst (cce_site_entry (sc.g, sc.sn)));
       gimple_set_location (p, gimple_location (call));
       gsi_insert_before (&sc.gsi, p, GSI_SAME_STMT);
+      /* The push stored the callee's id in the TLS word.  */
+      if (site_reg_entered_p (sc.g, sc.sn))
+        {
+          gimple *r = gimple_build_assign (cce_rt[CCE_RT_IDREG],
+                                           u64_cst (cce_site_entry (sc.g,
+                                                                    sc.sn)));
+          gimple_set_location (r, gimple_location (call));
+          gsi_insert_before (&sc.gsi, r, GSI_SAME_STMT);
+        }
       if (gimple_call_noreturn_p (call))
         return false;
     }
   else
     {
       gimple *first_push = insert_push (&sc.gsi, sc.id, sc.top, sc.word,
-                                        cce_site_entry (sc.g, sc.sn), sc.pin);
+                                        cce_site_entry (sc.g, sc.sn),
+                                        callee_id_ref (sc.g, sc.sn, sc.pin));
       if (guesses_taken_p (sc.g, *sc.si, call)
           && insert_guesses (sc.g, *sc.si, first_push, sc.id, sc.restore_id,
                              sc.pin))
@@ -973,9 +1074,34 @@ log_arg (site_code &sc, gcall *call, unsigned i, tree type)
   return a;
 }
 
+/* The value of the id's register, read into an SSA name by a statement
+   added to SEQ, at LOC.  */
+static tree
+read_idreg (gimple_seq *seq, location_t loc)
+{
+  tree v = make_ssa_name (long_long_unsigned_type_node);
+  gimple *rd = gimple_build_assign (v, cce_rt[CCE_RT_IDREG]);
+  gimple_set_location (rd, loc);
+  gimple_seq_add_stmt (seq, rd);
+  return v;
+}
+
+/* The call that logs TAG at the site of site word WORD: __cce_log_at,
+   or with idreg __cce_log_id with the register read by a statement added
+   to PRE (at LOC).  */
+static gcall *
+log_call (tree tag, uint64_t word, gimple_seq *pre, location_t loc)
+{
+  if (cce_opts.idreg)
+    return gimple_build_call (cce_rt[CCE_RT_LOG_ID], 3, tag, u64_cst (word),
+                              read_idreg (pre, loc));
+  return gimple_build_call (cce_rt[CCE_RT_LOG_AT], 2, tag, u64_cst (word));
+}
+
 /* (5) A log site: cce_log (TAG) becomes __cce_log_at (TAG, WORD), and
    cce_count (TAG, VALUE) __cce_count_at (TAG, VALUE, WORD), which tell
-   the runtime which site it is.  Where the program declared the function
+   the runtime which site it is (with idreg __cce_log_id and
+   __cce_count_id, which take the id too).  Where the program declared the function
    to return a value and uses it (autoconf's probe of cce_log does), the
    value is 0.  Nothing else goes before or after.  */
 static bool
@@ -989,14 +1115,20 @@ emit_log (site_code &sc)
                           CCE_SYM_COUNT) == 0;
   tree tag = log_arg (sc, call, 0, unsigned_type_node);
   gcall *repl;
+  gimple_seq pre = NULL;
   if (count)
-    repl = gimple_build_call (cce_rt[CCE_RT_COUNT_AT], 3, tag,
-                              log_arg (sc, call, 1,
-                                       long_long_unsigned_type_node),
-                              u64_cst (sc.word));
+    {
+      tree value = log_arg (sc, call, 1, long_long_unsigned_type_node);
+      repl = cce_opts.idreg
+             ? gimple_build_call (cce_rt[CCE_RT_COUNT_ID], 4, tag, value,
+                                  u64_cst (sc.word),
+                                  read_idreg (&pre, gimple_location (call)))
+             : gimple_build_call (cce_rt[CCE_RT_COUNT_AT], 3, tag, value,
+                                  u64_cst (sc.word));
+    }
   else
-    repl = gimple_build_call (cce_rt[CCE_RT_LOG_AT], 2, tag,
-                              u64_cst (sc.word));
+    repl = log_call (tag, sc.word, &pre, gimple_location (call));
+  gsi_insert_seq_before (&sc.gsi, pre, GSI_SAME_STMT);
   gimple_set_location (repl, gimple_location (call));
   gimple_set_block (repl, gimple_block (call));
   gimple_call_set_lhs (repl, NULL_TREE);
@@ -1058,12 +1190,17 @@ struct function_code
   bool reentry;                 /* self tail calls that may become jumps
                                    to the top (self_tail_jumps) */
   tree id, top;                 /* the id and top, as loaded (1) */
+  bool tls_entry;               /* idreg: an ENTRY node, which takes its
+                                   id from the TLS word into the register
+                                   and gives the register back (9) */
+  tree outer;                   /* the register as it was entered */
 
   function_code (collector &c_, size_t first_, size_t last_)
     : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
       needed (false), clobber_sites (false), stack_sites (false),
       keep_id (last_ - first_, 1), keep_top (last_ - first_, 1),
-      reentry (false), id (NULL_TREE), top (NULL_TREE)
+      reentry (false), id (NULL_TREE), top (NULL_TREE), tls_entry (false),
+      outer (NULL_TREE)
   {
   }
 };
@@ -1159,13 +1296,27 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
       if (load_bb && bb_on_cycle (load_bb))
         load_bb = NULL;
     }
-  if (at_entry || load_bb == entry_bb)
+  if (at_entry || load_bb == entry_bb || fc.tls_entry)
     load_bb = NULL;
   tree u64 = long_long_unsigned_type_node;
   gimple_seq load_seq = NULL;
   fc.id = make_ssa_name (u64);
-  gimple_seq_add_stmt (&load_seq,
-                       gimple_build_assign (fc.id, tls_ref (CCE_TLS_ID, pin)));
+  if (fc.tls_entry)
+    {
+      /* (9) OUTER = r15; ID = tls[ID]; r15 = ID.  */
+      fc.outer = make_ssa_name (u64);
+      gimple_seq_add_stmt (&load_seq,
+                           gimple_build_assign (fc.outer,
+                                                cce_rt[CCE_RT_IDREG]));
+      gimple_seq_add_stmt (&load_seq,
+                           gimple_build_assign (fc.id,
+                                                tls_ref (CCE_TLS_ID, pin)));
+      gimple_seq_add_stmt (&load_seq,
+                           gimple_build_assign (cce_rt[CCE_RT_IDREG], fc.id));
+    }
+  else
+    gimple_seq_add_stmt (&load_seq,
+                         gimple_build_assign (fc.id, own_id_ref (pin)));
   if (fc.stack_sites)
     {
       fc.top = make_ssa_name (u64);
@@ -1192,10 +1343,8 @@ emit_trace_entries (function_code &fc, gimple_seq *entry_seq)
         tree src = source_decl (fc.node->decl);
         unsigned tag = CCE_TAG_TRACE + trace_index (source_name (src));
         uint64_t word = CCE_SITE_WORD (fc.c.key, fc.c.sites[i].site);
-        gcall *log = gimple_build_call (cce_rt[CCE_RT_LOG_AT], 2,
-                                        build_int_cst (unsigned_type_node,
-                                                       tag),
-                                        u64_cst (word));
+        gcall *log = log_call (build_int_cst (unsigned_type_node, tag),
+                               word, entry_seq, DECL_SOURCE_LOCATION (src));
         gimple_set_location (log, DECL_SOURCE_LOCATION (src));
         gimple_seq_add_stmt (entry_seq, log);
       }
@@ -1257,11 +1406,52 @@ restore_at_pads (function_code &fc)
     {
       gimple_stmt_iterator gsi = gsi_after_labels (pad);
       gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_TOP, true), fc.top);
-      gimple *s2 = gimple_build_assign (tls_ref (CCE_TLS_ID,
-                                                 cce_opts.async), fc.id);
+      gimple *s2 = gimple_build_assign (own_id_ref (cce_opts.async), fc.id);
       gsi_insert_before (&gsi, s1, GSI_SAME_STMT);
       gsi_insert_before (&gsi, s2, GSI_SAME_STMT);
     }
+}
+
+/* (9) With idreg, an ENTRY node returns with the TLS id it found, for
+   the next call from outside (code outside calls back with the same id),
+   and with the register its caller had: before each return of FC,
+     tls[ID] = ID; r15 = OUTER.  */
+static void
+restore_at_returns (function_code &fc)
+{
+  if (!fc.tls_entry)
+    return;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, EXIT_BLOCK_PTR_FOR_FN (cfun)->preds)
+    {
+      gimple_stmt_iterator gsi = gsi_last_bb (e->src);
+      if (gsi_end_p (gsi) || gimple_code (gsi_stmt (gsi)) != GIMPLE_RETURN)
+        continue;
+      location_t loc = gimple_location (gsi_stmt (gsi));
+      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_ID, false), fc.id);
+      gimple *s2 = gimple_build_assign (cce_rt[CCE_RT_IDREG], fc.outer);
+      gimple_set_location (s1, loc);
+      gimple_set_location (s2, loc);
+      gsi_insert_before (&gsi, s1, GSI_SAME_STMT);
+      gsi_insert_before (&gsi, s2, GSI_SAME_STMT);
+    }
+}
+
+/* Does FC take its id from the TLS word into the register (9): with
+   idreg, an ENTRY node with a site that is not dead (its callees and its
+   log sites read the register).  */
+static bool
+tls_entry_p (const function_code &fc)
+{
+  const struct cce_graph *g = fc.c.g;
+  if (!cce_opts.idreg
+      || !(g->nodes[fc.c.nodes[fc.node]].flags & CCE_NODE_ENTRY))
+    return false;
+  for (size_t i = fc.first; i < fc.last; i++)
+    if (!g->sites[fc.c.sites[i].site].dead)
+      return true;
+  return false;
 }
 
 /* Bring cfun's SSA form, dominators, loops and call graph edges up to
@@ -1439,7 +1629,8 @@ instrument_function (collector &c, size_t first, size_t last)
      the function.  */
   push_cfun (DECL_STRUCT_FUNCTION (fc.node->decl));
   survey_sites (fc);
-  if (!fc.needed && !fc.clobber_sites)
+  fc.tls_entry = tls_entry_p (fc);
+  if (!fc.needed && !fc.clobber_sites && !fc.tls_entry)
     {
       pop_cfun ();
       return;
@@ -1456,7 +1647,7 @@ instrument_function (collector &c, size_t first, size_t last)
   for (size_t i = first; i < last && !fc.needed; i++)
     fc.needed = c.sites[i].stmt && cce_site_clobbers (c.g, c.sites[i].site)
                 && fc.keep_id[i - first];
-  if (!fc.needed)
+  if (!fc.needed && !fc.tls_entry)
     {
       pop_cfun ();
       return;
@@ -1478,6 +1669,7 @@ instrument_function (collector &c, size_t first, size_t last)
                                                       (cfun)), entry_seq);
   emit_sites (fc);
   restore_at_pads (fc);
+  restore_at_returns (fc);
   update_function ();
   pop_cfun ();
 }

@@ -772,6 +772,10 @@ pcmap_execute (void)
      (cce_node's logs; a call of a const function may have lost its).  */
   pc_state entry = self && (async_p ? self->observed : self->logs)
                    ? S_OWN : S_UNKNOWN;
+  /* The map does not follow the id's register (cce-abi.h, CCE_IDREG):
+     with idreg only the function and the location are placed.  */
+  if (cce_opts.idreg)
+    entry = S_UNKNOWN;
   std::vector<pc_state> in;
   std::vector<uint32_t> next_in;
   /* The callee of every store first: the forward states use it.  */

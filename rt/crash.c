@@ -72,8 +72,11 @@ cce_crash_handler (int sig, siginfo_t *info, void *context)
     siglongjmp (cce_self.unwind_jb, 1);
   int saved_errno = errno;
   if (!cce_self.locked)
-    cce_log_pc (CCE_TAG_SIGNAL + (unsigned) sig,
-                cce_context_word (context));
+    {
+      uint64_t id;
+      uint64_t word = cce_context_word (context, &id);
+      cce_log_pc (CCE_TAG_SIGNAL + (unsigned) sig, word, id);
+    }
   errno = saved_errno;
   cce_signal_forward (sig, info, context);
 }

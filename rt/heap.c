@@ -74,6 +74,24 @@
 
 #include "rt-internal.h"
 
+#if CCE_HAVE_KEEP
+/* The id's register (cce-abi.h, CCE_IDREG), reserved in this file: an
+   allocation function the program calls finds the program's id there,
+   since the code of other files saves the register as callee-saved.  */
+register uint64_t cce_heap_reg __asm__ (CCE_IDREG);
+static inline uint64_t
+cce_heap_idreg (void)
+{
+  return cce_heap_reg;
+}
+#else
+static inline uint64_t
+cce_heap_idreg (void)
+{
+  return 0;
+}
+#endif
+
 /* The static libcce has no allocator functions: linked into a static
    program, they would be defined twice, with the C library's.  */
 #ifndef PIC
@@ -334,14 +352,14 @@ cce_heap_group_new (struct cce_thread *t, uint64_t site, uint64_t id,
   return g;
 }
 
-/* The group of the context (SITE, the thread's ID and ccStack) in
+/* The group of the context (SITE, ID and the thread's ccStack) in
    thread T's table, made if need be; NULL if none can be.  */
 static struct cce_log_entry *
-cce_heap_group (struct cce_thread *t, uint64_t site)
+cce_heap_group (struct cce_thread *t, uint64_t site, uint64_t id)
 {
-  uint64_t id;
+  uint64_t tls_id;
   uint32_t nstack;
-  const struct cce_log_frame *frames = cce_tls_context (&id, &nstack);
+  const struct cce_log_frame *frames = cce_tls_context (&tls_id, &nstack);
   const uint64_t k = UINT64_C (0x9e3779b97f4a7c15);
   uint64_t h = (site ^ UINT64_C (0x48454150)) * k;
   h = (h ^ id) * k;
@@ -524,11 +542,15 @@ cce_heap_context (struct cce_thread *t, size_t n, void *ra)
   if (cce_heap_stopped || n > CCE_HEAP_SIZE_MAX || !cce_heap_sampled (t, n))
     return NULL;
   uint64_t word = cce_pc_word ((uintptr_t) ra);
+  uint64_t id;
   if (word != CCE_PC_EXTERNAL)
-    word |= CCE_PC_CALLER;
+    {
+      word |= CCE_PC_CALLER;
+      id = cce_id_in_register () ? cce_heap_idreg () : __cce_tls[CCE_TLS_ID];
+    }
   else
-    word = cce_caller_word ();
-  return cce_heap_group (t, word);
+    word = cce_caller_word (&id);
+  return cce_heap_group (t, word, id);
 }
 
 /* Count a block of N bytes of group G at P (the C library's block Q),

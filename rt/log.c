@@ -1260,9 +1260,11 @@ cce_aggregate_at (unsigned tag, uint64_t site, uint64_t id,
    event of its entry.  A signal handler that interrupts this leaves the
    id and the entries below the top as they were, and logs at the next
    level.  The fast path of a record makes no call, so it saves no
-   register.  */
+   register.  HAS_ID: the id is ID (code that keeps it in a register),
+   not the TLS word.  */
 static inline __attribute__ ((always_inline)) void
-cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value)
+cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value,
+              int has_id, uint64_t id_given)
 {
   struct cce_thread *t = &cce_self;
   unsigned level = t->level;
@@ -1271,6 +1273,8 @@ cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value)
   uint64_t id;
   uint32_t nstack;
   const struct cce_log_frame *frames = cce_tls_context (&id, &nstack);
+  if (has_id)
+    id = id_given;
   if (!nstack)
     frames = cce_no_frames;
   if (cce_aggregate && level == 0)
@@ -1287,38 +1291,55 @@ cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value)
 CCE_EXPORT void
 __cce_log_at_v5 (unsigned tag, uint64_t site)
 {
-  cce_event_at (tag, site, 0, 0);
+  cce_event_at (tag, site, 0, 0, 0, 0);
+}
+
+/* cce_log (TAG) at the instrumented log site SITE of code that keeps
+   the id in a register: ID.  */
+CCE_EXPORT void
+__cce_log_id_v5 (unsigned tag, uint64_t site, uint64_t id)
+{
+  cce_event_at (tag, site, 0, 0, 1, id);
+}
+
+/* cce_count (TAG, VALUE) at the instrumented log site SITE, with id
+   ID.  */
+CCE_EXPORT void
+__cce_count_id_v5 (unsigned tag, uint64_t value, uint64_t site, uint64_t id)
+{
+  cce_event_at (tag, site, 1, value, 1, id);
 }
 
 /* cce_log (TAG) from code the plugin did not rewrite: no site.  */
 CCE_EXPORT void
 cce_log (unsigned tag)
 {
-  cce_event_at (tag, CCE_SITE_NONE, 0, 0);
+  cce_event_at (tag, CCE_SITE_NONE, 0, 0, 0, 0);
 }
 
 /* cce_count (TAG, VALUE) at the instrumented log site SITE.  */
 CCE_EXPORT void
 __cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site)
 {
-  cce_event_at (tag, site, 1, value);
+  cce_event_at (tag, site, 1, value, 0, 0);
 }
 
 /* cce_count (TAG, VALUE) from code the plugin did not rewrite.  */
 CCE_EXPORT void
 cce_count (unsigned tag, uint64_t value)
 {
-  cce_event_at (tag, CCE_SITE_NONE, 1, value);
+  cce_event_at (tag, CCE_SITE_NONE, 1, value, 0, 0);
 }
 
 /* The record of an interrupted instruction (cce-format.h): TAG is
    CCE_TAG_SIGNAL + a signal number or CCE_TAG_SAMPLE, WORD the PC word of
-   the instruction.  Called by a signal handler before it pushes anything,
-   so that the id and the ccStack are the interrupted code's.  */
+   the instruction, ID the id that goes with it (cce_context_word).
+   Called by a signal handler before it pushes anything, so that the
+   ccStack is the interrupted code's.  */
 void
-cce_log_pc (unsigned tag, uint64_t word)
+cce_log_pc (unsigned tag, uint64_t word, uint64_t id)
 {
-  cce_event_at (tag, word, 0, 0);
+  cce_event_at (tag, word, 0, 0, 1, id);
 }
 
 /* Print "cce: NAME=VALUE MSG" for a bad value of the environment

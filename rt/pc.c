@@ -18,7 +18,14 @@
    first return address into the main program, and gives its PC word
    with CCE_PC_CALLER.  A fault while unwinding is caught (the crash
    handler jumps back) and gives CCE_PC_EXTERNAL, as does any
-   instruction of a program without a dictionary.  */
+   instruction of a program without a dictionary.
+
+   The id that goes with a PC word is the TLS id, or in a program that
+   keeps it in a register (cce-abi.h, CCE_IDREG) that register as the
+   interrupted code had it: from the signal's context in the main
+   program, from the unwound frame of the call that led elsewhere (code
+   outside the program saves it as callee-saved, and its call frame
+   information says where).  */
 
 #define _GNU_SOURCE
 #include <link.h>
@@ -123,6 +130,7 @@ struct cce_walk
   int frames;
   uintptr_t last;               /* the IP of the frame before */
   uint64_t word;                /* the result */
+  uint64_t reg;                 /* the id's register in that frame */
 };
 
 #if CCE_HAVE_KEEP
@@ -195,6 +203,7 @@ cce_walk_frame (struct _Unwind_Context *c, void *arg)
       return _URC_NO_REASON;
     }
 #if CCE_HAVE_KEEP
+  w->reg = (uint64_t) _Unwind_GetGR (c, CCE_IDREG_DWARF);
   if (cce_pc_in_keep (w->last))
     {
       w->word = cce_pc_keep (w->last, ip);
@@ -210,7 +219,7 @@ cce_walk_frame (struct _Unwind_Context *c, void *arg)
    from the caller's frame.  CCE_PC_EXTERNAL if there is none, or another
    signal frame comes first.  */
 static uint64_t
-cce_pc_walk (uintptr_t pc)
+cce_pc_walk (uintptr_t pc, uint64_t *reg)
 {
   struct cce_thread *t = &cce_self;
   static __thread struct cce_walk w CCE_TLS;
@@ -222,25 +231,47 @@ cce_pc_walk (uintptr_t pc)
   w.frames = 0;
   w.last = 0;
   w.word = CCE_PC_EXTERNAL;
+  w.reg = 0;
   t->unwinding = 1;
   cce_barrier ();
   if (sigsetjmp (t->unwind_jb, 0) == 0)
     _Unwind_Backtrace (cce_walk_frame, &w);
   cce_barrier ();
   t->unwinding = 0;
+  *reg = w.reg;
   return w.word;
 }
 
-uint64_t
-cce_context_word (const void *context)
+/* The id's register in CONTEXT (0 where there is none).  */
+static uint64_t
+cce_context_reg (const void *context)
 {
-  uintptr_t pc = cce_context_pc (context);
-  uint64_t word = cce_pc_word (pc);
-  return word == CCE_PC_EXTERNAL && pc ? cce_pc_walk (pc) : word;
+#if CCE_HAVE_KEEP
+  const ucontext_t *uc = context;
+  return uc ? (uint64_t) uc->uc_mcontext.gregs[REG_R15] : 0;
+#else
+  (void) context;
+  return 0;
+#endif
 }
 
 uint64_t
-cce_caller_word (void)
+cce_context_word (const void *context, uint64_t *id)
 {
-  return cce_pc_walk (0);
+  uintptr_t pc = cce_context_pc (context);
+  uint64_t word = cce_pc_word (pc);
+  uint64_t reg = cce_context_reg (context);
+  if (word == CCE_PC_EXTERNAL && pc)
+    word = cce_pc_walk (pc, &reg);
+  *id = cce_id_in_register () ? reg : __cce_tls[CCE_TLS_ID];
+  return word;
+}
+
+uint64_t
+cce_caller_word (uint64_t *id)
+{
+  uint64_t reg;
+  uint64_t word = cce_pc_walk (0, &reg);
+  *id = cce_id_in_register () ? reg : __cce_tls[CCE_TLS_ID];
+  return word;
 }

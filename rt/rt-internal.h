@@ -111,7 +111,7 @@ CCE_HIDDEN const char *cce_getenv (const char *name);
    windows as it exits; and the fork handlers, called by runtime.c's.  */
 CCE_HIDDEN uint64_t cce_dict_stamp (void);
 CCE_HIDDEN void cce_log_init (void);
-CCE_HIDDEN void cce_log_pc (unsigned tag, uint64_t word);
+CCE_HIDDEN void cce_log_pc (unsigned tag, uint64_t word, uint64_t id);
 /* The calling thread's context: its id in *ID and its ccStack, *NSTACK
    entries from the address returned (0 when it has none).  */
 static inline const struct cce_log_frame *
@@ -155,12 +155,23 @@ CCE_HIDDEN uintptr_t cce_context_pc (const void *context);
 CCE_HIDDEN uint64_t cce_pc_word (uintptr_t pc);
 /* The PC word of the instruction the signal whose handler got CONTEXT
    interrupted: cce_pc_word of it, or outside the main program the word
-   of the call that led there (CCE_PC_CALLER), or CCE_PC_EXTERNAL.  */
-CCE_HIDDEN uint64_t cce_context_word (const void *context);
+   of the call that led there (CCE_PC_CALLER), or CCE_PC_EXTERNAL; and in
+   *ID the id that goes with it.  */
+CCE_HIDDEN uint64_t cce_context_word (const void *context, uint64_t *id);
 /* The PC word, with CCE_PC_CALLER, of the main program's call that led
    to the caller of this function (found by unwinding), or
-   CCE_PC_EXTERNAL.  */
-CCE_HIDDEN uint64_t cce_caller_word (void);
+   CCE_PC_EXTERNAL; and in *ID the id that goes with it.  */
+CCE_HIDDEN uint64_t cce_caller_word (uint64_t *id);
+
+/* Does the main program keep the id in a register (cce-abi.h,
+   CCE_IDREG)?  */
+static inline int
+cce_id_in_register (void)
+{
+  return &__cce_id_in_register != 0;
+}
+/* The DWARF number of CCE_IDREG.  */
+#define CCE_IDREG_DWARF 15
 
 /* The register-keeping entry points (keep.c) are the code from
    CCE_KEEP_FIRST to CCE_KEEP_LAST.  The commit points of their push and

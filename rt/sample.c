@@ -65,12 +65,13 @@ cce_sample_handler (int sig, siginfo_t *info, void *context)
       if (unlikely (!cce_self.sampling))
         return;                 /* a tick left from a deleted timer */
       int saved_errno = errno;
-      uint64_t word = cce_context_word (context);
+      uint64_t id;
+      uint64_t word = cce_context_word (context, &id);
       int n = info->si_overrun;
       if (unlikely (n < 0 || n >= CCE_SAMPLE_MAX_RUN))
         n = n < 0 ? 0 : CCE_SAMPLE_MAX_RUN - 1;
       do
-        cce_log_pc (CCE_TAG_SAMPLE, word);
+        cce_log_pc (CCE_TAG_SAMPLE, word, id);
       while (n-- > 0);
       errno = saved_errno;
       return;

@@ -107,15 +107,21 @@ cce_signal_run (int sig, siginfo_t *info, void *context, void *fn,
   int sync = info && (info->si_code == SI_USER || info->si_code == SI_TKILL)
              && info->si_pid == getpid ();
   uint64_t site = CCE_SITE_SIGNAL_SYNC;
+  uint64_t pushed = id;
 
+  /* A signal the process sent itself: the TLS id, which the push
+     before the call that sent it set (cce-abi.h).  */
   if (!sync)
     {
-      site = cce_context_word (context);
+      uint64_t at;
+      site = cce_context_word (context, &at);
       if (site == CCE_PC_EXTERNAL)
         site = CCE_SITE_SIGNAL_ASYNC;
+      else
+        pushed = at;
     }
   errno = saved_errno;
-  __cce_push_v5 (id, site, 0);
+  __cce_push_v5 (pushed, site, 0);
   if (takes_info)
     ((void (*) (int, siginfo_t *, void *)) fn) (sig, info, context);
   else

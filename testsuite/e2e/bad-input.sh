@@ -215,6 +215,26 @@ else
   fi
 fi
 
+# The id in a register: not with async (the PC map does not follow it),
+# nor in a shared object.
+compile_error "idreg with async" idreg \
+  cce_cc -O2 -fplugin-arg-cce-idreg -fplugin-arg-cce-async "$tmp/prog.c" \
+  -o "$tmp/prog-badarg"
+# Known only at the link: lto-wrapper and the linker add their own lines
+# after the plugin's one.
+printf '#include <cce.h>\nvoid lib_f (void) { cce_log (1); }\n' >"$tmp/lib.c"
+cce_cc -O2 -fPIC -shared -fplugin-arg-cce-idreg "$tmp/lib.c" \
+  -o "$tmp/lib-badarg.so" >"$tmp/cerr.log" 2>&1
+st=$?
+if [ "$st" -ne 0 ] && ! grep -q "internal compiler error" "$tmp/cerr.log" &&
+   [ "$(grep -c 'cce:' "$tmp/cerr.log")" -eq 1 ] &&
+   grep 'cce:' "$tmp/cerr.log" | grep -q 'idreg.*shared'; then
+  ok "idreg in a shared object: $(grep 'cce:' "$tmp/cerr.log")"
+else
+  bad "idreg in a shared object: exit status $st:"
+  head -n 20 "$tmp/cerr.log" | sed 's/^/    /'
+fi
+
 compile_error "plugin without -flto" -flto \
   $CC -O2 -I"$CCE_INCDIR" -fplugin="$CCE_PLUGIN" -c "$tmp/prog.c" \
   -o "$tmp/prog-nolto.o"

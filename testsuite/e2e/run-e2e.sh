@@ -248,7 +248,7 @@ fail () {
 [ -z "$trace" ] ||
   extra_cflags="$extra_cflags -fplugin-arg-cce-trace=$(echo $trace | tr ' ' ,)"
 
-variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all O3:many O2:many:all $more"}
+variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all O3:many O2:many:all O2:default:reg O3:none:regall $more"}
 failed=0 passed=0
 for v in $variants; do
   # OPT:PART[:all|:fold|:gc] -- "all": with -fplugin-arg-cce-observe-all,
@@ -257,7 +257,8 @@ for v in $variants; do
   # limit of BASE * 2 (fold=1: the cold push and pop at almost every
   # level); "gc": lto1 collects garbage at every chance, so a tree the
   # plugin keeps that is not a root of the collector would be freed under
-  # it.
+  # it; "reg": with -fplugin-arg-cce-idreg, the id in a register;
+  # "regall": that and every call encoded.
   opt=${v%%:*} part=${v#*:} all=
   case $part in
     *:all) part=${part%:all} all=-fplugin-arg-cce-observe-all ;;
@@ -265,6 +266,9 @@ for v in $variants; do
             all="-fplugin-arg-cce-observe-all -fplugin-arg-cce-fold=1" ;;
     *:gc)  part=${part%:gc}
            all="--param=ggc-min-expand=0 --param=ggc-min-heapsize=0" ;;
+    *:reg) part=${part%:reg} all=-fplugin-arg-cce-idreg ;;
+    *:regall) part=${part%:regall}
+              all="-fplugin-arg-cce-idreg -fplugin-arg-cce-observe-all" ;;
   esac
   case $part in
     default) pflag= ;;
@@ -277,13 +281,18 @@ for v in $variants; do
   case $v in
     *:gc) part=$part.gc ;;
     *:fold) part=$part.fold ;;
+    *:reg) part=$part.reg ;;
+    *:regall) part=$part.regall ;;
     *) part=$part${all:+.all} ;;
   esac
   tag="$name -$opt ${pflag:-(default partitioning)}"
   t0=$(now)
   exe="$tmp/prog.$opt.$part"
   log="$tmp/$opt.$part.log"
-  if ! build_solibs "$tmp/$opt.$part" cce_cc -"$opt" $pflag $extra_cflags \
+  # The shared libraries of the program are built without idreg, which
+  # is for executables: such a program mixes the two.
+  if ! build_solibs "$tmp/$opt.$part" cce_cc -"$opt" \
+       $(echo " $pflag " | sed 's/ -fplugin-arg-cce-idreg / /') $extra_cflags \
        >"$tmp/cc.$opt.$part.log" 2>&1 ||
      ! cce_cc -"$opt" $pflag $extra_cflags "$@" $xobjs -o "$exe" $solink $libs \
        >>"$tmp/cc.$opt.$part.log" 2>&1; then
