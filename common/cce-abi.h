@@ -158,6 +158,12 @@ void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
 #define CCE_SYM_POP_KEEP "__cce_pop_keep_v5"
 #define CCE_SYM_POP_ENTRY_KEEP "__cce_pop_entry_keep_v5"
 #define CCE_SYM_GROW_KEEP "__cce_grow_keep_v5"
+/* With the id in a register (CCE_IDREG, below), the push and the pop
+   whose callee and caller keep it there: the push sets the register to
+   the entry instead of the TLS word, after its commit; the pop sets it
+   to the dropped entry's id, before its commit.  */
+#define CCE_SYM_PUSH_KEEP_REG "__cce_push_keep_reg_v5"
+#define CCE_SYM_POP_ENTRY_KEEP_REG "__cce_pop_entry_keep_reg_v5"
 #define CCE_KEEP_SKIP 128
 #if defined __x86_64__ && defined __ELF__
 #define CCE_HAVE_KEEP 1

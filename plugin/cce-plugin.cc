@@ -387,6 +387,16 @@ cce_execute (void)
         ;
       instrument_function (c, i, j);
     }
+  /* With idreg under async, the entries that have no site.  */
+  if (cce_opts.idreg && cce_opts.async)
+    {
+      std::set<cgraph_node *> with_sites;
+      for (const site_info &si : c.sites)
+        with_sites.insert (si.node);
+      for (const auto &n : c.nodes)
+        if (!with_sites.count (n.first))
+          instrument_entry (c, n.first);
+    }
 
   /* Step 4.  */
   if (c.primary || c.g->nnodes)
@@ -603,7 +613,7 @@ static const struct option_spec options[] = {
     "nothing, 1 (exact at every instruction) or 0 (not)", "0" },
   { "idreg", OPTION_FLAG, 0, 0, &cce_opts.idreg, NULL, "",
     "keep the id in register " CCE_IDREG " (x86-64 executables), which\n"
-    "no code of the program may then use; not with async",
+    "no code of the program may then use",
     NULL, NULL },
   { "layout", OPTION_BOOL, 0, 1, &cce_opts.layout, NULL, "=0|1",
     "1 (default): with several LTRANS partitions, order the functions\n"
@@ -777,14 +787,6 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
           error ("cce: %<-fplugin-arg-cce-idreg%> is for x86-64 only");
           return 0;
         }
-      if (cce_opts.async > 0)
-        {
-          error ("cce: %<-fplugin-arg-cce-idreg%> does not work with "
-                 "%<-fplugin-arg-cce-async%>: the PC map does not follow "
-                 "the register");
-          return 0;
-        }
-      cce_opts.async = 0;
       /* No code of this compilation allocates the register, as with
          -ffixed-r15.  */
       fix_register (CCE_IDREG, 1, 1);

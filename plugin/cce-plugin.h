@@ -141,8 +141,16 @@ bool self_tail_jump_p (gcall *call);
    self tail calls may become jumps there: where a new level of its
    recursion starts (instrument.cc, self_tail_jumps; pcmap.cc).  */
 #define CCE_ASM_REENTRY "# cce: a level of recursion starts"
+/* The template of the store of the id's register under async
+   (instrument.cc, id_store; pcmap.cc), which ends in CCE_ASM_IDREG_MARK.  */
+#define CCE_ASM_IDREG_MARK "# cce: the id"
+#define CCE_ASM_IDREG "movq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
+#define CCE_ASM_IDREG_ADD "leaq %c1(%0), %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
+/* ... and of its load, which the PC map takes for no store.  */
+#define CCE_ASM_IDREG_LOAD "movq %%" CCE_IDREG ", %0\t# cce: load the id"
 
 void instrument_function (collector &c, size_t first, size_t last);
+void instrument_entry (collector &c, cgraph_node *node);
 void keep_calls_out (tree decl);
 
 /* The PC map (pcmap.cc).  */

@@ -138,7 +138,8 @@ build_runtime_decls (bool shared, bool define)
    that the function's call frame information holds at each of them, and
    the entry point steps over the red zone itself.  */
 static gimple *
-keep_call (const char *name, const std::string &setup, tree in, tree out)
+keep_call (const char *name, const std::string &setup, tree in, tree out,
+           bool sets_idreg = false)
 {
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
   if (in)
@@ -151,10 +152,12 @@ keep_call (const char *name, const std::string &setup, tree in, tree out)
                    build_tree_list (build_tree_list (NULL_TREE,
                                                      build_string (2, "=a")),
                                     out));
-  static const char *const clob[] = { "memory", "r10", "r11" };
+  static const char *const clob[] = { "memory", "r10", "r11", CCE_IDREG };
   for (const char *c : clob)
-    vec_safe_push (clobbers, build_tree_list (NULL_TREE,
-                                              build_string (strlen (c), c)));
+    if (sets_idreg || strcmp (c, CCE_IDREG) != 0)
+      vec_safe_push (clobbers,
+                     build_tree_list (NULL_TREE,
+                                      build_string (strlen (c), c)));
   std::string text = setup + "leaq 1f(%%rip), %%r11\n\tjmp *" + name
                      + "@GOTPCREL(%%rip)\n1:";
   gasm *a = gimple_build_asm_vec (ggc_strdup (text.c_str ()), inputs,
@@ -167,9 +170,10 @@ keep_call (const char *name, const std::string &setup, tree in, tree out)
 
 /* The cold push of a folded site: __cce_push (ID, WORD, ENTRY).  The
    keeping push takes WORD and ENTRY from a pair of words in .rodata whose
-   address is in r10.  */
+   address is in r10; REG: its callee takes its id in the register, which
+   the push sets (__cce_push_keep_reg).  */
 static gimple *
-cold_push (tree id, uint64_t word, uint64_t entry)
+cold_push (tree id, uint64_t word, uint64_t entry, bool reg)
 {
   tree u64 = long_long_unsigned_type_node;
   if (cce_opts.count || !cce_opts.keep)
@@ -182,18 +186,21 @@ cold_push (tree id, uint64_t word, uint64_t entry)
             ".pushsection .rodata\n\t.p2align 3\n"
             "2:\t.quad %#" PRIx64 ", %#" PRIx64 "\n\t.popsection\n\t",
             word, entry);
-  return keep_call (CCE_SYM_PUSH_KEEP, setup, id, NULL_TREE);
+  return keep_call (reg ? CCE_SYM_PUSH_KEEP_REG : CCE_SYM_PUSH_KEEP, setup,
+                    id, NULL_TREE, reg);
 }
 
 /* The cold pop of a folded site: __cce_pop (ID); with the keeping entry
    points, the pop that takes the id from the entry its push wrote, so
-   that ID need not live across the call.  */
+   that ID need not live across the call; REG: back into the register,
+   where the function keeps its id (__cce_pop_entry_keep_reg).  */
 static gimple *
-cold_pop (tree id)
+cold_pop (tree id, bool reg)
 {
   if (!cce_opts.keep)
     return gimple_build_call (cce_rt[CCE_RT_POP], 1, id);
-  return keep_call (CCE_SYM_POP_ENTRY_KEEP, "", NULL_TREE, NULL_TREE);
+  return keep_call (reg ? CCE_SYM_POP_ENTRY_KEEP_REG : CCE_SYM_POP_ENTRY_KEEP,
+                    "", NULL_TREE, NULL_TREE, reg);
 }
 
 /* The cold grow of an inline push: GROWN = __cce_grow (TOP).  */
@@ -240,6 +247,69 @@ own_id_ref (bool volatile_p)
                         : tls_ref (CCE_TLS_ID, volatile_p);
 }
 
+/* The store of VALUE to the id at DEST (own_id_ref, callee_id_ref).
+   Under async a store of the register is an asm (CCE_ASM_IDREG) that
+   clobbers it: GCC deletes a store of a register that the next store
+   overwrites before anything it knows of reads it (a restore before the
+   next call's store), which the PC map must find where it was put.  */
+static gimple *
+id_store (tree dest, tree value)
+{
+  if (dest != cce_rt[CCE_RT_IDREG] || !cce_opts.async)
+    return gimple_build_assign (dest, value);
+  vec<tree, va_gc> *inputs = NULL, *clobbers = NULL;
+  auto input = [&] (const char *constraint, tree v) {
+    vec_safe_push (inputs,
+                   build_tree_list (build_tree_list (NULL_TREE,
+                                                     build_string
+                                                     (strlen (constraint),
+                                                      constraint)), v));
+  };
+  /* An id plus an addition value that fits an immediate: one lea.  */
+  const char *text = CCE_ASM_IDREG;
+  gimple *def = TREE_CODE (value) == SSA_NAME ? SSA_NAME_DEF_STMT (value)
+                                              : NULL;
+  if (def && is_gimple_assign (def)
+      && gimple_assign_rhs_code (def) == PLUS_EXPR
+      && TREE_CODE (gimple_assign_rhs2 (def)) == INTEGER_CST
+      && tree_fits_uhwi_p (gimple_assign_rhs2 (def))
+      && tree_to_uhwi (gimple_assign_rhs2 (def)) < ((uint64_t) 1 << 31))
+    {
+      text = CCE_ASM_IDREG_ADD;
+      input ("r", gimple_assign_rhs1 (def));
+      input ("i", gimple_assign_rhs2 (def));
+    }
+  else
+    input ("rme", value);
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                            build_string (strlen (CCE_IDREG),
+                                                          CCE_IDREG)));
+  gasm *a = gimple_build_asm_vec (text, inputs, NULL, clobbers, NULL);
+  gimple_asm_set_volatile (a, true);
+  return a;
+}
+
+/* The load into LHS (an SSA name) of the id from SRC (own_id_ref).
+   Under async a load of the register is an asm too (CCE_ASM_IDREG_LOAD):
+   GCC may move a load of a variable across an asm that stores it but
+   does not say it writes memory, and keeps volatile asms in order.  */
+static gimple *
+id_load (tree lhs, tree src)
+{
+  if (src != cce_rt[CCE_RT_IDREG] || !cce_opts.async)
+    return gimple_build_assign (lhs, src);
+  vec<tree, va_gc> *outputs = NULL;
+  vec_safe_push (outputs,
+                 build_tree_list (build_tree_list (NULL_TREE,
+                                                   build_string (2, "=r")),
+                                  lhs));
+  gasm *a = gimple_build_asm_vec (CCE_ASM_IDREG_LOAD, NULL, outputs, NULL,
+                                  NULL);
+  gimple_asm_set_volatile (a, true);
+  SSA_NAME_DEF_STMT (lhs) = a;
+  return a;
+}
+
 /* Does node N of G take its id in the register (idreg): a node no code
    outside the program enters.  */
 static bool
@@ -257,6 +327,15 @@ site_reg_entered_p (const struct cce_graph *g, uint32_t sn)
   const struct cce_site *s = &g->sites[sn];
   return (s->kind == CCE_SITE_DIRECT || s->kind == CCE_SITE_BACK)
          && reg_entered_p (g, s->target);
+}
+
+/* Does the code of site SN of G change the function's own id, so that
+   a restore may follow it: not with idreg where the callee takes its id
+   from the TLS word, and gives the register back as it found it.  */
+static bool
+site_sets_own_id (const struct cce_graph *g, uint32_t sn)
+{
+  return !cce_opts.idreg || site_reg_entered_p (g, sn);
 }
 
 /* Where a call at site SN of G stores the id its callee starts with:
@@ -408,9 +487,7 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
                                                   id));
   gimple_seq_add_stmt (&seq, gimple_build_assign (word_ref (addr, 8, true),
                                                   build_int_cst (u64, site)));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (dest,
-                                                  build_int_cst (u64,
-                                                                 entry)));
+  gimple_seq_add_stmt (&seq, id_store (dest, build_int_cst (u64, entry)));
   for (gimple_stmt_iterator it = gsi_start (seq); !gsi_end_p (it);
        gsi_next (&it))
     gimple_set_location (gsi_stmt (it), loc);
@@ -540,9 +617,8 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
           tree sum = make_ssa_name (u64);
           gimple *add = gimple_build_assign (sum, PLUS_EXPR, id,
                                              u64_cst (s->av));
-          gimple *st = gimple_build_assign (callee_id_ref (g,
-                                                           use[k]->site,
-                                                           pin), sum);
+          gimple *st = id_store (callee_id_ref (g, use[k]->site, pin),
+                                 sum);
           gimple_set_location (add, loc);
           gimple_set_location (st, loc);
           gsi_insert_after (&hg, add, GSI_NEW_STMT);
@@ -562,9 +638,9 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
               values.safe_push (std::make_pair (gimple_call_lhs (copy), he));
             }
           gsi_insert_after (&hg, copy, GSI_NEW_STMT);
-          if (stored && restore_id)
+          if (stored && restore_id && site_sets_own_id (g, use[k]->site))
             {
-              gimple *back = gimple_build_assign (own_id_ref (pin), id);
+              gimple *back = id_store (own_id_ref (pin), id);
               gimple_set_location (back, loc);
               gsi_insert_after (&hg, back, GSI_NEW_STMT);
             }
@@ -613,7 +689,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_seq_add_stmt (&before, gimple_build_assign (fid, PLUS_EXPR, scaled,
                                                      u64_cst (t->numcc
                                                               + s->fold)));
-  gimple *store = gimple_build_assign (callee_id_ref (g, sn, pin), fid);
+  gimple *store = id_store (callee_id_ref (g, sn, pin), fid);
   gimple_set_location (store, loc);
   if (!cce_opts.async)
     gimple_seq_add_stmt (&before, store);
@@ -633,15 +709,16 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
      until its push, so that every instruction of it is placeable.  */
   if (cce_opts.async)
     gsi_insert_before (&gsi, store, GSI_SAME_STMT);
-  gimple *push = cold_push (id, word, cce_site_entry (g, sn));
+  bool reg = site_reg_entered_p (g, sn);
+  gimple *push = cold_push (id, word, cce_site_entry (g, sn), reg);
   gimple_set_location (push, loc);
-  /* The push stores the callee's segment start in the TLS word; a callee
-     that takes its id in the register takes it there too.  */
+  /* The plain push stores the callee's segment start in the TLS word; a
+     callee that takes its id in the register takes it there too.  */
   gimple *entry_reg = NULL;
-  if (site_reg_entered_p (g, sn))
+  if (reg && !cce_opts.keep)
     {
-      entry_reg = gimple_build_assign (cce_rt[CCE_RT_IDREG],
-                                       u64_cst (cce_site_entry (g, sn)));
+      entry_reg = id_store (cce_rt[CCE_RT_IDREG],
+                            u64_cst (cce_site_entry (g, sn)));
       gimple_set_location (entry_reg, loc);
     }
 
@@ -670,7 +747,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
           add_phi_arg (phi, gimple_call_lhs (call), hot_e, loc);
           add_phi_arg (phi, gimple_call_lhs (copy), cold_e, loc);
         }
-      gimple *pop = cold_pop (id);
+      gimple *pop = cold_pop (id, reg);
       gimple_set_location (pop, loc);
       gimple_stmt_iterator cg = gsi_last_bb (cold_bb);
       if (entry_reg)
@@ -707,7 +784,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
       gsi = gsi_for_stmt (call);
       gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
     }
-  gimple *pop = cold_pop (id);
+  gimple *pop = cold_pop (id, reg);
   gimple_set_location (pop, loc);
   add_cold_branch (cond, pop);
 }
@@ -765,8 +842,24 @@ guesses_taken_p (const struct cce_graph *g, const site_info &si, gcall *call)
    union of what each may read and the intersection of what each surely
    writes.  Site SN, call STMT (NULL for a guessed target, which stands for
    the branch insert_guesses makes: a direct call of that target).  */
+static uint8_t site_effect_in_tls (const struct cce_graph *g, uint32_t sn,
+                                   gcall *call);
+
 static uint8_t
 site_effect_of (const struct cce_graph *g, uint32_t sn, gcall *call)
+{
+  uint8_t e = site_effect_in_tls (g, sn, call);
+  /* With idreg a callee that takes its id from the TLS word gives the
+     register back as it found it: its site does not write the id.  */
+  const struct cce_site *t = &g->sites[sn];
+  if (!site_sets_own_id (g, sn) && !(t->kind == CCE_SITE_DIRECT && t->av == 0))
+    e &= (uint8_t) ~CCE_FLOW_DEF_ID;
+  return e;
+}
+
+/* site_effect_of as if the id were in the TLS word.  */
+static uint8_t
+site_effect_in_tls (const struct cce_graph *g, uint32_t sn, gcall *call)
 {
   const uint8_t both = CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
   const struct cce_site *t = &g->sites[sn];
@@ -955,8 +1048,17 @@ struct site_code
 static void
 store_id (const site_code &sc, gimple_seq *seq, tree value)
 {
-  gimple_seq_add_stmt (seq, gimple_build_assign (own_id_ref (sc.pin),
-                                                 value));
+  gimple_seq_add_stmt (seq, id_store (own_id_ref (sc.pin), value));
+}
+
+/* Does the call of SC need the function's own id back after it: not
+   with idreg where its callee took its id from the TLS word and gives
+   the register back as it found it (under async the restore after a
+   ccStack call stays, the PC map's step back to the function's id).  */
+static bool
+restores_own_id (const site_code &sc)
+{
+  return site_sets_own_id (sc.g, sc.sn);
 }
 
 /* Add to SEQ the store of VALUE to where the callee of SC takes its id
@@ -964,9 +1066,8 @@ store_id (const site_code &sc, gimple_seq *seq, tree value)
 static void
 store_callee_id (const site_code &sc, gimple_seq *seq, tree value)
 {
-  gimple_seq_add_stmt (seq, gimple_build_assign (callee_id_ref (sc.g, sc.sn,
-                                                                sc.pin),
-                                                 value));
+  gimple_seq_add_stmt (seq, id_store (callee_id_ref (sc.g, sc.sn, sc.pin),
+                                      value));
 }
 
 /* (2) A direct call with addition value 0: no code, but for the restore
@@ -987,7 +1088,7 @@ emit_direct (site_code &sc)
   gimple_seq_add_stmt (&sc.before, gimple_build_assign (sum, PLUS_EXPR, sc.id,
                                                         u64_cst (s->av)));
   store_callee_id (sc, &sc.before, sum);
-  if (sc.restore_id)
+  if (sc.restore_id && restores_own_id (sc))
     store_id (sc, &sc.after, sc.id);
   return true;
 }
@@ -998,7 +1099,7 @@ static bool
 emit_folded (site_code &sc)
 {
   insert_fold (sc.g, sc.sn, sc.word, sc.call, sc.id, sc.pin);
-  if (sc.restore_id)
+  if (sc.restore_id && restores_own_id (sc))
     store_id (sc, &sc.after, sc.id);
   sc.gsi = gsi_for_stmt (sc.call);
   return true;
@@ -1024,9 +1125,8 @@ emit_stack (site_code &sc)
       /* The push stored the callee's id in the TLS word.  */
       if (site_reg_entered_p (sc.g, sc.sn))
         {
-          gimple *r = gimple_build_assign (cce_rt[CCE_RT_IDREG],
-                                           u64_cst (cce_site_entry (sc.g,
-                                                                    sc.sn)));
+          gimple *r = id_store (cce_rt[CCE_RT_IDREG],
+                                u64_cst (cce_site_entry (sc.g, sc.sn)));
           gimple_set_location (r, gimple_location (call));
           gsi_insert_before (&sc.gsi, r, GSI_SAME_STMT);
         }
@@ -1052,7 +1152,7 @@ emit_stack (site_code &sc)
     gimple_seq_add_stmt (&sc.after,
                          gimple_build_assign (tls_ref (CCE_TLS_TOP, true),
                                               sc.top));
-  if (sc.restore_id && !cce_opts.async)
+  if (sc.restore_id && !cce_opts.async && restores_own_id (sc))
     store_id (sc, &sc.after, sc.id);
   return true;
 }
@@ -1080,7 +1180,7 @@ static tree
 read_idreg (gimple_seq *seq, location_t loc)
 {
   tree v = make_ssa_name (long_long_unsigned_type_node);
-  gimple *rd = gimple_build_assign (v, cce_rt[CCE_RT_IDREG]);
+  gimple *rd = id_load (v, cce_rt[CCE_RT_IDREG]);
   gimple_set_location (rd, loc);
   gimple_seq_add_stmt (seq, rd);
   return v;
@@ -1305,18 +1405,16 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
     {
       /* (9) OUTER = r15; ID = tls[ID]; r15 = ID.  */
       fc.outer = make_ssa_name (u64);
-      gimple_seq_add_stmt (&load_seq,
-                           gimple_build_assign (fc.outer,
-                                                cce_rt[CCE_RT_IDREG]));
+      gimple_seq_add_stmt (&load_seq, id_load (fc.outer,
+                                               cce_rt[CCE_RT_IDREG]));
       gimple_seq_add_stmt (&load_seq,
                            gimple_build_assign (fc.id,
                                                 tls_ref (CCE_TLS_ID, pin)));
       gimple_seq_add_stmt (&load_seq,
-                           gimple_build_assign (cce_rt[CCE_RT_IDREG], fc.id));
+                           id_store (cce_rt[CCE_RT_IDREG], fc.id));
     }
   else
-    gimple_seq_add_stmt (&load_seq,
-                         gimple_build_assign (fc.id, own_id_ref (pin)));
+    gimple_seq_add_stmt (&load_seq, id_load (fc.id, own_id_ref (pin)));
   if (fc.stack_sites)
     {
       fc.top = make_ssa_name (u64);
@@ -1406,7 +1504,7 @@ restore_at_pads (function_code &fc)
     {
       gimple_stmt_iterator gsi = gsi_after_labels (pad);
       gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_TOP, true), fc.top);
-      gimple *s2 = gimple_build_assign (own_id_ref (cce_opts.async), fc.id);
+      gimple *s2 = id_store (own_id_ref (cce_opts.async), fc.id);
       gsi_insert_before (&gsi, s1, GSI_SAME_STMT);
       gsi_insert_before (&gsi, s2, GSI_SAME_STMT);
     }
@@ -1417,10 +1515,8 @@ restore_at_pads (function_code &fc)
    and with the register its caller had: before each return of FC,
      tls[ID] = ID; r15 = OUTER.  */
 static void
-restore_at_returns (function_code &fc)
+restore_at_returns (tree id, tree outer)
 {
-  if (!fc.tls_entry)
-    return;
   edge e;
   edge_iterator ei;
   FOR_EACH_EDGE (e, ei, EXIT_BLOCK_PTR_FOR_FN (cfun)->preds)
@@ -1429,8 +1525,8 @@ restore_at_returns (function_code &fc)
       if (gsi_end_p (gsi) || gimple_code (gsi_stmt (gsi)) != GIMPLE_RETURN)
         continue;
       location_t loc = gimple_location (gsi_stmt (gsi));
-      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_ID, false), fc.id);
-      gimple *s2 = gimple_build_assign (cce_rt[CCE_RT_IDREG], fc.outer);
+      gimple *s1 = gimple_build_assign (tls_ref (CCE_TLS_ID, false), id);
+      gimple *s2 = id_store (cce_rt[CCE_RT_IDREG], outer);
       gimple_set_location (s1, loc);
       gimple_set_location (s2, loc);
       gsi_insert_before (&gsi, s1, GSI_SAME_STMT);
@@ -1588,6 +1684,37 @@ keep_calls_out (tree decl)
   pop_cfun ();
 }
 
+/* With idreg under async, NODE, a node with no site, that code outside
+   the program may call (a callback of the C library, say): it takes its
+   id from the TLS word into the register and gives the caller's back
+   (9), so that the PC map can place its instructions.  */
+void
+instrument_entry (collector &c, cgraph_node *node)
+{
+  auto it = c.nodes.find (node);
+  if (it == c.nodes.end ())
+    return;
+  const struct cce_node *n = &c.g->nodes[it->second];
+  function *fn = DECL_STRUCT_FUNCTION (node->decl);
+  if (!(n->flags & CCE_NODE_ENTRY) || !n->observed || !fn || !fn->cfg)
+    return;
+  push_cfun (fn);
+  tree u64 = long_long_unsigned_type_node;
+  tree id = make_ssa_name (u64), outer = make_ssa_name (u64);
+  gimple_seq seq = NULL;
+  gimple_seq_add_stmt (&seq, id_load (outer, cce_rt[CCE_RT_IDREG]));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (id, tls_ref (CCE_TLS_ID,
+                                                               false)));
+  gimple_seq_add_stmt (&seq, id_store (cce_rt[CCE_RT_IDREG], id));
+  set_locations (seq, DECL_SOURCE_LOCATION (node->decl));
+  gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
+                                                      (cfun)), seq);
+  restore_at_returns (id, outer);
+  instrumented_fns.add (node->decl);
+  update_function ();
+  pop_cfun ();
+}
+
 /* Under async: the self calls of FC folded into the id that may become
    jumps to the top of the function (cce_site's tail_jump, where it made
    the function clobber the id) keep no restore after them, so that GCC's
@@ -1669,7 +1796,8 @@ instrument_function (collector &c, size_t first, size_t last)
                                                       (cfun)), entry_seq);
   emit_sites (fc);
   restore_at_pads (fc);
-  restore_at_returns (fc);
+  if (fc.tls_entry)
+    restore_at_returns (fc.id, fc.outer);
   update_function ();
   pop_cfun ();
 }

@@ -23,7 +23,14 @@
    is the callee's (placeable if the callee keeps it) or unknown, and
    that store is taken for the next call's, which it is, or a restore
    that a free call of the same function reads; pushes and folded
-   recursion leave more unknown.  */
+   recursion leave more unknown.
+
+   With idreg (cce-abi.h, CCE_IDREG) the id is the register: a store of
+   it, or the asm that stores it under async, is the store of the id;
+   a store of the TLS id word is a callee's that takes its id from there
+   and gives the register back, which leaves the state as it was but for
+   completing a push.  A function that code outside the program may call
+   has its id in the TLS word until it loads the register (K_ENTRY).  */
 
 #include "cce-plugin.h"
 
@@ -45,6 +52,7 @@ struct pc_node
   bool logs;            /* cce_node's logs: its callers' stores of the
                            id are never dead to GCC */
   bool clobbers;
+  bool entry;           /* CCE_NODE_ENTRY */
 };
 
 /* What cce_execute leaves for the pass.  */
@@ -65,7 +73,8 @@ pcmap_note_graph (const collector &c)
     {
       const struct cce_node *node = &c.g->nodes[n.second];
       pcm.nodes[n.first->decl] = { n.second, node->observed != 0,
-                                   node->logs != 0, node->clobbers != 0 };
+                                   node->logs != 0, node->clobbers != 0,
+                                   (node->flags & CCE_NODE_ENTRY) != 0 };
     }
 }
 
@@ -98,6 +107,9 @@ enum pc_kind
                    next store of the top restores it */
   K_LOST_BOTH,  /* both, and the next stores of each restore them (at a
                    landing pad or after a call that returns twice) */
+  K_ENTRY,      /* at the top of a function that takes its id from the
+                   TLS word into the register (idreg): the next store of
+                   the id is that load, which makes it OWN */
   K_REENTRY,    /* at the top of a function whose self tail calls became
                    jumps there: the id is the function's own, or stored
                    for the level the jump starts; the reentry asm
@@ -166,7 +178,10 @@ meet (pc_state a, pc_state b)
 enum tls_effect
 {
   E_NONE,
-  E_ID,         /* stores the id word */
+  E_ID,         /* stores the id: the id word, or with idreg the
+                   register */
+  E_TLS_ID,     /* with idreg, stores the id word: a callee's that takes
+                   it from there */
   E_TOP,        /* stores the top word */
   E_OTHER       /* stores another word, or a TLS word it cannot name */
 };
@@ -232,7 +247,7 @@ mem_effect (const_rtx mem)
   if (maybe_ne (GET_MODE_SIZE (GET_MODE (mem)), 8))
     return E_OTHER;
   if (off == 8 * CCE_TLS_ID)
-    return E_ID;
+    return cce_opts.idreg ? E_TLS_ID : E_ID;
   if (off == 8 * CCE_TLS_TOP)
     return E_TOP;
   return E_OTHER;
@@ -242,9 +257,14 @@ static void
 note_one_store (rtx dest, const_rtx, void *data)
 {
   tls_effect *e = (tls_effect *) data;
-  if (!MEM_P (dest))
+  tls_effect x;
+  if (REG_P (dest) && cce_opts.idreg
+      && REGNO (dest) == REGNO (DECL_RTL (cce_rt[CCE_RT_IDREG])))
+    x = E_ID;
+  else if (!MEM_P (dest))
     return;
-  tls_effect x = mem_effect (dest);
+  else
+    x = mem_effect (dest);
   if (x == E_NONE)
     return;
   *e = *e == E_NONE ? x : E_OTHER;
@@ -325,7 +345,11 @@ step (pc_state s, rtx_insn *insn)
   if (!NONDEBUG_INSN_P (insn) || s.kind == K_TOP || s.kind == K_UNKNOWN)
     return s;
 
-  if (const char *t = asm_template (insn))
+  const char *t = asm_template (insn);
+  /* The store of the id's register under async (id_store) is a store.  */
+  if (t && strstr (t, CCE_ASM_IDREG_MARK))
+    t = NULL;
+  if (t)
     {
       /* The register-keeping cold calls (cce-abi.h): a grow leaves the
          id and top alone.  The push of a folded site (its function's
@@ -334,9 +358,10 @@ step (pc_state s, rtx_insn *insn)
          in one store of the top (rt/keep.c): the runtime places a thread
          stopped inside them at the jump before the store, after the asm
          after it.  Any other push or pop is not followed.  */
-      if (strstr (t, CCE_SYM_PUSH_KEEP))
+      if (strstr (t, CCE_SYM_PUSH_KEEP) || strstr (t, CCE_SYM_PUSH_KEEP_REG))
         return s.kind == K_OWN ? st (K_PUSHED) : S_UNKNOWN;
-      if (strstr (t, CCE_SYM_POP_ENTRY_KEEP))
+      if (strstr (t, CCE_SYM_POP_ENTRY_KEEP)
+          || strstr (t, CCE_SYM_POP_ENTRY_KEEP_REG))
         return s.kind == K_PUSHED ? S_OWN : S_UNKNOWN;
       if (strstr (t, "__cce_push") || strstr (t, "__cce_pop"))
         return S_UNKNOWN;
@@ -363,6 +388,8 @@ step (pc_state s, rtx_insn *insn)
         r = s.kind == K_PUSHED ? S_OWN : S_UNKNOWN;
       else if (strcmp (sym, CCE_SYM_LOG_AT) == 0
                || strcmp (sym, CCE_SYM_COUNT_AT) == 0
+               || strcmp (sym, CCE_SYM_LOG_ID) == 0
+               || strcmp (sym, CCE_SYM_COUNT_ID) == 0
                || strcmp (sym, CCE_SYM_GROW) == 0)
         r = s;
       else if (s.kind == K_PRE)
@@ -400,9 +427,17 @@ step (pc_state s, rtx_insn *insn)
       return s;
     case E_OTHER:
       return S_UNKNOWN;
+    /* With idreg the id word is the callee's of a call of a function
+       that takes its id from there, which gives the register back: the
+       function's id stays in the register.  A push stores the id
+       there or in the register, for its callee.  */
+    case E_TLS_ID:
+      return s.kind == K_PUSHING ? st (K_PUSHED) : s;
     case E_ID:
       switch (s.kind)
         {
+        case K_ENTRY:
+          return S_OWN;
         case K_OWN:
           return { K_PRE, callee_of_store (insn) };
         /* The first store of the id after a call.  Under async it is
@@ -772,10 +807,11 @@ pcmap_execute (void)
      (cce_node's logs; a call of a const function may have lost its).  */
   pc_state entry = self && (async_p ? self->observed : self->logs)
                    ? S_OWN : S_UNKNOWN;
-  /* The map does not follow the id's register (cce-abi.h, CCE_IDREG):
-     with idreg only the function and the location are placed.  */
-  if (cce_opts.idreg)
-    entry = S_UNKNOWN;
+  /* With idreg the id of a function that code outside the program may
+     call is in the TLS word until it loads the register from there
+     (cce-abi.h), which one that has no code never does.  */
+  if (entry == S_OWN && cce_opts.idreg && self->entry)
+    entry = st (K_ENTRY);
   std::vector<pc_state> in;
   std::vector<uint32_t> next_in;
   /* The callee of every store first: the forward states use it.  */

@@ -96,67 +96,105 @@
   "	.cfi_restore %rax\n"                                               \
   CCE_KEEP_JUMP_BACK
 
+/* A push: SYM, its commit labels DONE and END (cce_pc_keep), and
+   STORE_ENTRY, the instruction that pops the entry, the callee's id, to
+   where the callee takes it: the TLS word, or the id's register.  The
+   site and the entry go from r10's pair of words to the stack, and from
+   the stack to the slot and to the id, so that r10 is free for the TLS
+   offset.  The slot is written first and the top moved past it in one
+   store, the commit: before it the ccStack is the caller's, after it the
+   caller's push is on top (cce_pc_keep tells a record which).  */
+#define CCE_KEEP_PUSH(sym, done, end, store_entry)                      \
+  CCE_KEEP_BEGIN (sym)                                                 \
+  CCE_KEEP_ENTRY                                                       \
+  CCE_KEEP_SAVE                                                        \
+  "	pushq 8(%r10)\n"               /* the entry */                    \
+  "	.cfi_adjust_cfa_offset 8\n"                                       \
+  "	pushq (%r10)\n"                /* the site */                     \
+  "	.cfi_adjust_cfa_offset 8\n"                                       \
+  CCE_KEEP_LOAD                                                        \
+  "	subq $1, %rax\n"               /* top - 1 >= last, unsigned: */   \
+  "	cmpq %fs:" CCE_OFF (CCE_TLS_LAST) "(%r10), %rax\n"                \
+  "	jae 2f\n"                      /* empty (top 0) or full: grow */  \
+  "	addq $1, %rax\n"               /* the slot */                     \
+  "1:	movq %rdi, (%rax)\n"           /* slot->id */                     \
+  "	.cfi_remember_state\n"                                            \
+  "	popq 8(%rax)\n"                /* slot->site */                   \
+  "	.cfi_adjust_cfa_offset -8\n"                                      \
+  "	addq $16, %rax\n"                                                 \
+  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"  /* commit */   \
+  "	.globl " done "\n"                                                \
+  "	.hidden " done "\n"                                               \
+  done ":\n"                                                          \
+  store_entry                                                          \
+  "	.cfi_adjust_cfa_offset -8\n"                                      \
+  CCE_KEEP_RETURN                                                      \
+  "	.globl " end "\n"                                                 \
+  "	.hidden " end "\n"                                                \
+  end ":\n"                                                           \
+  "	.cfi_restore_state\n"                                             \
+  /* The slow path: rax = grow (top), the slot, keeping r11 and rdi    \
+     (the grow keeps r10).  */                                         \
+  "2:	addq $1, %rax\n"                                                  \
+  "	pushq %r11\n"                                                     \
+  "	.cfi_adjust_cfa_offset 8\n"                                       \
+  "	.cfi_rel_offset %rip, 0\n"                                        \
+  "	pushq %rdi\n"                                                     \
+  "	.cfi_adjust_cfa_offset 8\n"                                       \
+  "	.cfi_rel_offset %rdi, 0\n"                                        \
+  "	movq %rax, %rdi\n"                                                \
+  "	leaq 3f(%rip), %r11\n"                                            \
+  "	jmp .Lcce_grow_keep\n"                                            \
+  "3:	popq %rdi\n"                                                      \
+  "	.cfi_adjust_cfa_offset -8\n"                                      \
+  "	.cfi_restore %rdi\n"                                              \
+  "	popq %r11\n"                                                      \
+  "	.cfi_adjust_cfa_offset -8\n"                                      \
+  "	.cfi_register %rip, %r11\n"                                       \
+  "	jmp 1b\n"                                                         \
+  CCE_KEEP_END (sym)
+
+/* The pop of an entry the caller pushed: SYM, its commit labels DONE
+   and END, and LOAD_ID, instructions that put the id of the entry at
+   rax where the caller keeps its id: the TLS word, or the id's
+   register.  The id goes back before the top, whose store is the
+   commit: before it the caller's push is on top, after it the ccStack
+   and the id are the caller's.  */
+#define CCE_KEEP_POP_ENTRY(sym, done, end, load_id)                     \
+  CCE_KEEP_BEGIN (sym)                                                 \
+  CCE_KEEP_ENTRY                                                       \
+  CCE_KEEP_SAVE                                                        \
+  CCE_KEEP_LOAD                                                        \
+  "	testq %rax, %rax\n"                                               \
+  "	je 1f\n"                       /* empty: nothing to drop */       \
+  "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%r10), %rax\n"                \
+  "	je 1f\n"                                                          \
+  "	subq $16, %rax\n"                                                 \
+  load_id                                                              \
+  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"  /* commit */   \
+  "	.globl " done "\n"                                                \
+  "	.hidden " done "\n"                                               \
+  done ":\n"                                                          \
+  "1:\n"                                                               \
+  CCE_KEEP_RETURN                                                      \
+  "	.globl " end "\n"                                                 \
+  "	.hidden " end "\n"                                                \
+  end ":\n"                                                           \
+  CCE_KEEP_END (sym)
+
 __asm__ (
   "	.text\n"
 
-  /* __cce_push_keep_v5: rdi id, r10 the address of {site, entry}.  The
-     site and the entry go from there to the stack, and from the stack to
-     the slot and the TLS block, so that r10 is free for the TLS
-     offset.  The slot is written first and the top moved past it in one
-     store, the commit: before it the ccStack is the caller's, after it
-     the caller's push is on top (cce_pc_keep tells a record which).  */
+  /* __cce_push_keep_v5 and __cce_push_keep_reg_v5: rdi id, r10 the
+     address of {site, entry}.  */
   "	.globl " CCE_KEEP_FIRST "\n"
   "	.hidden " CCE_KEEP_FIRST "\n"
   "	.p2align 4\n"
   CCE_KEEP_FIRST ":\n"
-  CCE_KEEP_BEGIN (CCE_SYM_PUSH_KEEP)
-  CCE_KEEP_ENTRY
-  CCE_KEEP_SAVE
-  "	pushq 8(%r10)\n"               /* the entry */
-  "	.cfi_adjust_cfa_offset 8\n"
-  "	pushq (%r10)\n"                /* the site */
-  "	.cfi_adjust_cfa_offset 8\n"
-  CCE_KEEP_LOAD
-  "	subq $1, %rax\n"               /* top - 1 >= last, unsigned: */
-  "	cmpq %fs:" CCE_OFF (CCE_TLS_LAST) "(%r10), %rax\n"
-  "	jae 2f\n"                      /* empty (top 0) or full: grow */
-  "	addq $1, %rax\n"               /* the slot */
-  "1:	movq %rdi, (%rax)\n"           /* slot->id */
-  "	.cfi_remember_state\n"
-  "	popq 8(%rax)\n"                /* slot->site */
-  "	.cfi_adjust_cfa_offset -8\n"
-  "	addq $16, %rax\n"
-  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"  /* commit */
-  "	.globl " CCE_KEEP_PUSH_DONE "\n"
-  "	.hidden " CCE_KEEP_PUSH_DONE "\n"
-  CCE_KEEP_PUSH_DONE ":\n"
-  "	popq %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"  /* the entry */
-  "	.cfi_adjust_cfa_offset -8\n"
-  CCE_KEEP_RETURN
-  "	.globl " CCE_KEEP_PUSH_END "\n"
-  "	.hidden " CCE_KEEP_PUSH_END "\n"
-  CCE_KEEP_PUSH_END ":\n"
-  "	.cfi_restore_state\n"
-  /* The slow path: rax = grow (top), the slot, keeping r11 and rdi (the
-     grow keeps r10).  */
-  "2:	addq $1, %rax\n"
-  "	pushq %r11\n"
-  "	.cfi_adjust_cfa_offset 8\n"
-  "	.cfi_rel_offset %rip, 0\n"
-  "	pushq %rdi\n"
-  "	.cfi_adjust_cfa_offset 8\n"
-  "	.cfi_rel_offset %rdi, 0\n"
-  "	movq %rax, %rdi\n"
-  "	leaq 3f(%rip), %r11\n"
-  "	jmp .Lcce_grow_keep\n"
-  "3:	popq %rdi\n"
-  "	.cfi_adjust_cfa_offset -8\n"
-  "	.cfi_restore %rdi\n"
-  "	popq %r11\n"
-  "	.cfi_adjust_cfa_offset -8\n"
-  "	.cfi_register %rip, %r11\n"
-  "	jmp 1b\n"
-  CCE_KEEP_END (CCE_SYM_PUSH_KEEP)
+  CCE_KEEP_PUSH (CCE_SYM_PUSH_KEEP, CCE_KEEP_PUSH_DONE, CCE_KEEP_PUSH_END,
+                 "	popq %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n")
+  CCE_KEEP_PUSH (CCE_SYM_PUSH_KEEP_REG, CCE_KEEP_PUSH_REG_DONE,
+                 CCE_KEEP_PUSH_REG_END, "	popq %" CCE_IDREG "\n")
 
   /* __cce_pop_keep_v5: rdi id.  */
   CCE_KEEP_BEGIN (CCE_SYM_POP_KEEP)
@@ -165,33 +203,17 @@ __asm__ (
   "1:	movq %rdi, %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"
   CCE_KEEP_RETURN
   CCE_KEEP_END (CCE_SYM_POP_KEEP)
-  /* __cce_pop_entry_keep_v5: the id from the entry it drops, restored
-     before the top, whose store is the commit: before it the caller's
-     push is on top, after it the ccStack and the id are the
-     caller's.  */
-  CCE_KEEP_BEGIN (CCE_SYM_POP_ENTRY_KEEP)
-  CCE_KEEP_ENTRY
-  CCE_KEEP_SAVE
-  CCE_KEEP_LOAD
-  "	testq %rax, %rax\n"
-  "	je 1f\n"                       /* empty: nothing to drop */
-  "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%r10), %rax\n"
-  "	je 1f\n"
-  "	subq $16, %rax\n"
-  "	pushq (%rax)\n"                /* slot->id */
-  "	.cfi_adjust_cfa_offset 8\n"
-  "	popq %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"
-  "	.cfi_adjust_cfa_offset -8\n"
-  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"  /* commit */
-  "	.globl " CCE_KEEP_POP_DONE "\n"
-  "	.hidden " CCE_KEEP_POP_DONE "\n"
-  CCE_KEEP_POP_DONE ":\n"
-  "1:\n"
-  CCE_KEEP_RETURN
-  "	.globl " CCE_KEEP_POP_END "\n"
-  "	.hidden " CCE_KEEP_POP_END "\n"
-  CCE_KEEP_POP_END ":\n"
-  CCE_KEEP_END (CCE_SYM_POP_ENTRY_KEEP)
+  /* __cce_pop_entry_keep_v5 and __cce_pop_entry_keep_reg_v5: the id
+     from the entry it drops.  */
+  CCE_KEEP_POP_ENTRY (CCE_SYM_POP_ENTRY_KEEP, CCE_KEEP_POP_DONE,
+                      CCE_KEEP_POP_END,
+                      "	pushq (%rax)\n"        /* slot->id */
+                      "	.cfi_adjust_cfa_offset 8\n"
+                      "	popq %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"
+                      "	.cfi_adjust_cfa_offset -8\n")
+  CCE_KEEP_POP_ENTRY (CCE_SYM_POP_ENTRY_KEEP_REG, CCE_KEEP_POP_REG_DONE,
+                      CCE_KEEP_POP_REG_END,
+                      "	movq (%rax), %" CCE_IDREG "\n")
 
   /* __cce_grow_keep_v5: rdi t; the slot in rax.  The frame, from rbp:
      the return address at 8, the caller's rbp at 0, then rbx, rcx, rdx,

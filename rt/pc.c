@@ -143,12 +143,20 @@ struct cce_walk
 #define cce_keep_push_end_SYM CCE_KEEP_PUSH_END
 #define cce_keep_pop_done_SYM CCE_KEEP_POP_DONE
 #define cce_keep_pop_end_SYM CCE_KEEP_POP_END
+#define cce_keep_push_reg_done_SYM CCE_KEEP_PUSH_REG_DONE
+#define cce_keep_push_reg_end_SYM CCE_KEEP_PUSH_REG_END
+#define cce_keep_pop_reg_done_SYM CCE_KEEP_POP_REG_DONE
+#define cce_keep_pop_reg_end_SYM CCE_KEEP_POP_REG_END
 CCE_KEEP_LABEL (cce_keep_first)
 CCE_KEEP_LABEL (cce_keep_last)
 CCE_KEEP_LABEL (cce_keep_push_done)
 CCE_KEEP_LABEL (cce_keep_push_end)
 CCE_KEEP_LABEL (cce_keep_pop_done)
 CCE_KEEP_LABEL (cce_keep_pop_end)
+CCE_KEEP_LABEL (cce_keep_push_reg_done)
+CCE_KEEP_LABEL (cce_keep_push_reg_end)
+CCE_KEEP_LABEL (cce_keep_pop_reg_done)
+CCE_KEEP_LABEL (cce_keep_pop_reg_end)
 
 /* The PC word for a thread stopped in a register-keeping entry point, at
    IP, that the main program's code at RET (its return address) reached:
@@ -160,10 +168,12 @@ CCE_KEEP_LABEL (cce_keep_pop_end)
 static uint64_t
 cce_pc_keep (uintptr_t ip, uintptr_t ret)
 {
-  int done = (ip >= (uintptr_t) cce_keep_push_done
-              && ip < (uintptr_t) cce_keep_push_end)
-             || (ip >= (uintptr_t) cce_keep_pop_done
-                 && ip < (uintptr_t) cce_keep_pop_end);
+#define CCE_IN(from, to) (ip >= (uintptr_t) from && ip < (uintptr_t) to)
+  int done = CCE_IN (cce_keep_push_done, cce_keep_push_end)
+             || CCE_IN (cce_keep_pop_done, cce_keep_pop_end)
+             || CCE_IN (cce_keep_push_reg_done, cce_keep_push_reg_end)
+             || CCE_IN (cce_keep_pop_reg_done, cce_keep_pop_reg_end);
+#undef CCE_IN
   return cce_pc_word (done ? ret : ret - 1);
 }
 

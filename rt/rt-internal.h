@@ -186,6 +186,11 @@ cce_id_in_register (void)
 #define CCE_KEEP_PUSH_END "__cce_push_keep_end"
 #define CCE_KEEP_POP_DONE "__cce_pop_entry_keep_done"
 #define CCE_KEEP_POP_END "__cce_pop_entry_keep_end"
+/* The same for __cce_push_keep_reg_v5 and __cce_pop_entry_keep_reg_v5.  */
+#define CCE_KEEP_PUSH_REG_DONE "__cce_push_keep_reg_done"
+#define CCE_KEEP_PUSH_REG_END "__cce_push_keep_reg_end"
+#define CCE_KEEP_POP_REG_DONE "__cce_pop_entry_keep_reg_done"
+#define CCE_KEEP_POP_REG_END "__cce_pop_entry_keep_reg_end"
 
 /* Signals libcce keeps a handler of its own for at the kernel, while the
    program's choice for them is recorded (signal.c).  cce_signal_keep

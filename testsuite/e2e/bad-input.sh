@@ -215,12 +215,7 @@ else
   fi
 fi
 
-# The id in a register: not with async (the PC map does not follow it),
-# nor in a shared object.
-compile_error "idreg with async" idreg \
-  cce_cc -O2 -fplugin-arg-cce-idreg -fplugin-arg-cce-async "$tmp/prog.c" \
-  -o "$tmp/prog-badarg"
-# Known only at the link: lto-wrapper and the linker add their own lines
+# The id in a register is for executables.  Known only at the link: lto-wrapper and the linker add their own lines
 # after the plugin's one.
 printf '#include <cce.h>\nvoid lib_f (void) { cce_log (1); }\n' >"$tmp/lib.c"
 cce_cc -O2 -fPIC -shared -fplugin-arg-cce-idreg "$tmp/lib.c" \

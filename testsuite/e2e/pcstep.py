@@ -10,8 +10,9 @@
 # function of the program, it writes
 #   - to LOG, a record of an interrupted instruction, as libcce's sampler
 #     would make it there: tag CCE_TAG_SAMPLE, the PC word of the
-#     instruction, the id and the ccStack read from __cce_tls (a stream
-#     log, cce-format.h);
+#     instruction, the id and the ccStack read from __cce_tls, the id
+#     from r15 in a program that keeps it there (a stream log,
+#     cce-format.h);
 #   - to EXPECTED, the context gdb sees there: "1<TAB>sample<TAB>PATH",
 #     PATH made as oracle.py makes it from gdb's backtrace (CFI and
 #     inlined frames), and to EXPECTED.addr the instruction's link-time
@@ -75,6 +76,12 @@ def main():
     limit = int(os.environ.get("CCE_PCSTEP_MAX", "200000"))
     records = steps = 0
     tls = u64("(unsigned long) &__cce_tls")
+    # A program that keeps the id in r15 (cce-abi.h, CCE_IDREG): the
+    # sampler reads it from the interrupted context, as here.
+    try:
+        idreg = u64("(unsigned long) &__cce_id_in_register") != 0
+    except gdb.error:
+        idreg = False
     while not exited and records < limit:
         frame = gdb.newest_frame()
         pc = frame.pc()
@@ -83,6 +90,8 @@ def main():
             words = struct.unpack(
                 "<4Q", bytes(inferior.read_memory(tls, 32)))
             ident, top, base = words[0], words[1], words[3]
+            if idreg:
+                ident = u64("$r15")
             n = (top - base) // 16 if top else 0
             stack = bytes(inferior.read_memory(base, 16 * n)) if n else b""
             addr = pc - bias

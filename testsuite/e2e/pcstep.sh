@@ -58,6 +58,9 @@ O3-async-all -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
 O2-async-all-none -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -flto-partition=none
 O3-all-noasync-none -O3 -fplugin-arg-cce-observe-all -fplugin-arg-cce-async=0 -flto-partition=none
 O2-async-all-fold1 -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-fold=1
+O2-async-all-reg -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg
+O3-async-all-reg-none -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg -flto-partition=none
+O2-reg -O2 -fplugin-arg-cce-idreg
 '
 fail=0
 printf '%-20s %8s %8s %10s %12s\n' variant records exact incomplete transitional
@@ -264,7 +267,8 @@ PY
     extra="$extra -L$d -Wl,-rpath,$d -lfzp"
   fi
   for v in "O2 -O2" "O2-async-all -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all" \
-           "O3-async-all -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all"; do
+           "O3-async-all -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all" \
+           "O2-async-all-reg -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg"; do
     set -- $v; vn=$1; shift
     exe=$d/prog.$vn
     # shellcheck disable=SC2086

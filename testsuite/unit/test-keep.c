@@ -5,7 +5,9 @@
    __cce_grow_v5 do, and leave every register but r10, r11 (and rax for
    the grow's result) as they found it, the vector registers included,
    and the caller's red zone too, also when they grow the ccStack (a new
-   thread's first push) and call into libc.  x86-64 only: elsewhere the
+   thread's first push) and call into libc.  __cce_push_keep_reg_v5 and
+   __cce_pop_entry_keep_reg_v5 do the same with the id in the register
+   (CCE_IDREG) instead of the TLS word.  x86-64 only: elsewhere the
    plugin emits plain calls and this test is skipped.  */
 
 #include <dlfcn.h>
@@ -25,7 +27,7 @@
 #if CCE_HAVE_KEEP
 
 /* The registers the entry points must keep: rax rcx rdx rsi rdi r8 r9
-   (words 0-6), then xmm0-xmm15 (16 bytes each, from byte 64); and the
+   r15 (words 0-7), then xmm0-xmm15 (16 bytes each, from byte 64); and the
    bits of the caller's red zone that changed across the call (byte 320).  */
 struct regs
 {
@@ -76,6 +78,7 @@ fill (struct regs *r, unsigned seed)
     "movq 24(%%r12), %%rsi\n\t"                                             \
     "movq 40(%%r12), %%r8\n\t"                                              \
     "movq 48(%%r12), %%r9\n\t"                                              \
+    "movq 56(%%r12), %%r15\n\t"                                             \
     "movq %[a], %%rdi\n\t"                                                  \
     "movq %[b], %%r10\n\t"                                                  \
     "leaq 1f(%%rip), %%r11\n\t"                                             \
@@ -88,6 +91,7 @@ fill (struct regs *r, unsigned seed)
     "movq %%rdi, 32(%%r13)\n\t"                                             \
     "movq %%r8, 40(%%r13)\n\t"                                              \
     "movq %%r9, 48(%%r13)\n\t"                                              \
+    "movq %%r15, 56(%%r13)\n\t"                                             \
     ALL_XMM (SAVE_XMM)                                                      \
     "xorl %%r12d, %%r12d\n\t"                                               \
     ALL_RZ (CHECK_RZ)                                                       \
@@ -95,7 +99,7 @@ fill (struct regs *r, unsigned seed)
     :                                                                       \
     : [in] "m" (in_), [out] "m" (out_), [a] "m" (a_), [b] "m" (b_)          \
     : "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12",   \
-      "r13", "r14", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",         \
+      "r13", "r14", "r15", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",  \
       "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",   \
       "xmm14", "xmm15", "memory", "cc")
 
@@ -105,7 +109,7 @@ static void
 assert_kept (const struct regs *in, const struct regs *out, int skip,
              uint64_t rdi)
 {
-  for (int i = 0; i < 7; i++)
+  for (int i = 0; i < 8; i++)
     if (i == 4)
       assert_int_equal (out->gpr[i], rdi);
     else if (i != skip)
@@ -115,19 +119,30 @@ assert_kept (const struct regs *in, const struct regs *out, int skip,
   assert_int_equal (out->redzone, 0);
 }
 
-/* Push (ID, SITE) entering ENTRY, check the ccStack and the registers.  */
+/* Push (ID, SITE) entering ENTRY, check the ccStack and the registers.
+   REG: the push that enters ENTRY in the register.  */
 static void
-push_and_check (uint64_t id, uint64_t site, uint64_t entry, unsigned seed)
+push_and_check (uint64_t id, uint64_t site, uint64_t entry, unsigned seed,
+                int reg)
 {
   struct regs in, out;
   struct regs *pin = &in, *pout = &out;
   fill (&in, seed);
   memset (&out, 0, sizeof out);
-  uint64_t top0 = __cce_tls[CCE_TLS_TOP];
+  uint64_t top0 = __cce_tls[CCE_TLS_TOP], id0 = __cce_tls[CCE_TLS_ID];
   uint64_t pair[2] = { site, entry };
   uint64_t *ppair = pair;
-  KEEP_CALL (CCE_SYM_PUSH_KEEP, pin, pout, id, ppair);
-  assert_kept (&in, &out, -1, id);
+  if (reg)
+    {
+      KEEP_CALL (CCE_SYM_PUSH_KEEP_REG, pin, pout, id, ppair);
+      assert_kept (&in, &out, 7, id);
+      assert_int_equal (out.gpr[7], entry);
+    }
+  else
+    {
+      KEEP_CALL (CCE_SYM_PUSH_KEEP, pin, pout, id, ppair);
+      assert_kept (&in, &out, -1, id);
+    }
   uint64_t top = __cce_tls[CCE_TLS_TOP];
   assert_true (top != 0);
   if (top0)
@@ -136,28 +151,36 @@ push_and_check (uint64_t id, uint64_t site, uint64_t entry, unsigned seed)
     = (const struct cce_log_frame *) (uintptr_t) top - 1;
   assert_int_equal (slot->id, id);
   assert_int_equal (slot->site, site);
-  assert_int_equal (__cce_tls[CCE_TLS_ID], entry);
+  assert_int_equal (__cce_tls[CCE_TLS_ID], reg ? id0 : entry);
 }
 
 /* Pop back to ID, check the ccStack and the registers.  With
    FROM_ENTRY, the pop that takes the id from the entry, called with
-   another value in rdi.  */
+   another value in rdi; REG: the one that puts it in the register.  */
 static void
-pop_and_check (uint64_t id, unsigned seed, int from_entry)
+pop_and_check (uint64_t id, unsigned seed, int from_entry, int reg)
 {
   struct regs in, out;
   struct regs *pin = &in, *pout = &out;
-  uint64_t zero = 0, rdi = from_entry ? ~id : id;
+  uint64_t zero = 0, rdi = from_entry || reg ? ~id : id;
   fill (&in, seed);
-  uint64_t top0 = __cce_tls[CCE_TLS_TOP];
-  if (from_entry)
+  uint64_t top0 = __cce_tls[CCE_TLS_TOP], id0 = __cce_tls[CCE_TLS_ID];
+  if (reg)
+    KEEP_CALL (CCE_SYM_POP_ENTRY_KEEP_REG, pin, pout, rdi, zero);
+  else if (from_entry)
     KEEP_CALL (CCE_SYM_POP_ENTRY_KEEP, pin, pout, rdi, zero);
   else
     KEEP_CALL (CCE_SYM_POP_KEEP, pin, pout, rdi, zero);
-  assert_kept (&in, &out, -1, rdi);
+  assert_kept (&in, &out, reg ? 7 : -1, rdi);
   assert_int_equal (__cce_tls[CCE_TLS_TOP],
                     top0 - sizeof (struct cce_log_frame));
-  assert_int_equal (__cce_tls[CCE_TLS_ID], id);
+  if (reg)
+    {
+      assert_int_equal (out.gpr[7], id);
+      assert_int_equal (__cce_tls[CCE_TLS_ID], id0);
+    }
+  else
+    assert_int_equal (__cce_tls[CCE_TLS_ID], id);
 }
 
 /* Interposed on libc's: libcce's grow calls it before it blocks signals
@@ -203,10 +226,12 @@ push_pop_thread (void *arg)
   (void) arg;
   assert_int_equal (__cce_tls[CCE_TLS_TOP], 0);
   enum { N = 20000 };   /* more than the first chunk of entries */
+  /* Every fourth push and pop keep the id in the register.  */
   for (uint64_t i = 0; i < N; i++)
-    push_and_check (i * 3, 0xffffffff00000000ULL | i, i & 1, (unsigned) i);
+    push_and_check (i * 3, 0xffffffff00000000ULL | i, i & 1, (unsigned) i,
+                    (i & 3) == 3);
   for (uint64_t i = N; i-- > 0;)
-    pop_and_check (i * 3, (unsigned) i + 7, (int) (i & 1));
+    pop_and_check (i * 3, (unsigned) i + 7, (int) (i & 1), (i & 3) == 3);
   assert_int_equal (__cce_tls[CCE_TLS_TOP], __cce_tls[CCE_TLS_BASE]);
   return NULL;
 }
