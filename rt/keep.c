@@ -78,9 +78,11 @@
 #define CCE_KEEP_LOAD                                                   \
   "	movq " CCE_SYM_TLS "@gottpoff(%rip), %r10\n"                       \
   "	movq %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10), %rax\n"
-/* The two pops: CCE_KEEP_SAVE, CCE_KEEP_LOAD, then drop the top entry
-   unless the ccStack is empty (to 1f); rax = the dropped entry.  */
-#define CCE_KEEP_DROP                                                   \
+/* The pops: CCE_KEEP_SAVE, CCE_KEEP_LOAD, then drop the top entry
+   unless the ccStack is empty (to 1f): rax = the dropped entry, then
+   LOAD_ID (instructions that may read the id of the entry at rax), then
+   the store of the top.  */
+#define CCE_KEEP_DROP(load_id)                                          \
   CCE_KEEP_SAVE                                                        \
   CCE_KEEP_LOAD                                                        \
   "	testq %rax, %rax\n"                                                \
@@ -88,6 +90,7 @@
   "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%r10), %rax\n"                \
   "	je 1f\n"                                                          \
   "	subq $16, %rax\n"                                                 \
+  load_id                                                              \
   "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"
 /* ... and the return of all three.  */
 #define CCE_KEEP_RETURN                                                 \
@@ -163,15 +166,7 @@
 #define CCE_KEEP_POP_ENTRY(sym, done, end, load_id)                     \
   CCE_KEEP_BEGIN (sym)                                                 \
   CCE_KEEP_ENTRY                                                       \
-  CCE_KEEP_SAVE                                                        \
-  CCE_KEEP_LOAD                                                        \
-  "	testq %rax, %rax\n"                                               \
-  "	je 1f\n"                       /* empty: nothing to drop */       \
-  "	cmpq %fs:" CCE_OFF (CCE_TLS_BASE) "(%r10), %rax\n"                \
-  "	je 1f\n"                                                          \
-  "	subq $16, %rax\n"                                                 \
-  load_id                                                              \
-  "	movq %rax, %fs:" CCE_OFF (CCE_TLS_TOP) "(%r10)\n"  /* commit */   \
+  CCE_KEEP_DROP (load_id)               /* its store: the commit */    \
   "	.globl " done "\n"                                                \
   "	.hidden " done "\n"                                               \
   done ":\n"                                                          \
@@ -199,7 +194,7 @@ __asm__ (
   /* __cce_pop_keep_v5: rdi id.  */
   CCE_KEEP_BEGIN (CCE_SYM_POP_KEEP)
   CCE_KEEP_ENTRY
-  CCE_KEEP_DROP
+  CCE_KEEP_DROP ("")
   "1:	movq %rdi, %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"
   CCE_KEEP_RETURN
   CCE_KEEP_END (CCE_SYM_POP_KEEP)
