@@ -55,6 +55,7 @@ O2-async-all -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
 O3-async-all -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
 O2-async-all-none -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -flto-partition=none
 O2-async-all-fold1 -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-fold=1
+O2-async-all-reg -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg
 '
 threads=3
 ms=${ASYNCTICK_MS:-300}

@@ -58,6 +58,7 @@ O2-all -O2 -fplugin-arg-cce-observe-all
 O2-all-noasync -O2 -fplugin-arg-cce-observe-all -fplugin-arg-cce-async=0
 O2-async-all -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
 O3-async-all-none -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -flto-partition=none
+O2-async-all-reg -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg
 '
 ways=${CRASHCTX_WAYS:-segv fpe abort overflow qsort tailcall}
 failed=0 passed=0

@@ -10,6 +10,7 @@
 #       bytes live at the exit must be those gdb sees in an -O0 build of
 #       the same program (heaporacle.py: breakpoints on the C library's
 #       allocator, the context of each call; heapcmp.py compares);
+#       The same for a build with -fplugin-arg-cce-idreg;
 #   (b) the peak entries hold the 2 MiB of grow (within 1/16);
 #   (c) --format=folded gives the bytes live at the exit per path;
 #       --format=pprof the four sample types of heap profiles (and pprof
@@ -60,6 +61,22 @@ grep -q 'main;leak;leaf_alloc;malloc	3	303' "$tmp/oracle.out" ||
   bad "the oracle did not see the leak"
 grep -q 'make_early;malloc' "$tmp/oracle.out" ||
   bad "the oracle did not see the constructor's block"
+# ... and so must the profile of the build that keeps the id in a
+# register (-fplugin-arg-cce-idreg), whose allocation functions read it
+# there, or in the unwound frame of the call from the program.
+if cce_cc -O2 -g -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg \
+     "$here/heap.c" -o "$exe.reg" -pthread >"$tmp/cc.reg.log" 2>&1; then
+  CCE_HEAP=1 CCE_LOG=$tmp/heap.reg.log "$exe.reg" 2>"$tmp/run.reg.err" ||
+    bad "idreg: exit status $? with CCE_HEAP=1"
+  "$CCE_DECODE" --format=records "$exe.reg" "$tmp/heap.reg.log" \
+    >"$tmp/heap.reg.records" 2>"$tmp/decode.reg.err" ||
+    bad "idreg: cce-decode failed: $(cat "$tmp/decode.reg.err")"
+  python3 "$here/heapcmp.py" "$tmp/oracle.out" "$tmp/heap.reg.records" \
+    >"$tmp/cmp.reg.out" ||
+    bad "idreg: the profile differs from gdb's: $(cat "$tmp/cmp.reg.out")"
+else
+  cat "$tmp/cc.reg.log"; bad "idreg: compilation failed"
+fi
 
 # (b) the peak.
 awk -F'\t' '$2 == "peak" && $3 == "main;grow;malloc" {
