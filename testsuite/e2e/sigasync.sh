@@ -30,7 +30,8 @@ cut -f2- "$tmp/oracle.txt" >"$tmp/expected"
 [ -s "$tmp/expected" ] || { echo "ERROR: the oracle saw nothing"; exit 1; }
 
 failed=0 passed=0
-for v in "O2:" "O2:-flto-partition=none" "O3:"; do
+for v in "O2:" "O2:-flto-partition=none" "O3:" \
+         "O2:-fplugin-arg-cce-idreg -fplugin-arg-cce-observe-all"; do
   opt=${v%%:*} pflag=${v#*:}
   tag="sigasync -$opt ${pflag:-(default partitioning)}"
   exe=$tmp/prog.$opt

@@ -41,7 +41,8 @@ for tag in sorted(path):
 PY
 
 failed=0 passed=0
-for v in "O2:" "O2:-flto-partition=none" "O3:"; do
+for v in "O2:" "O2:-flto-partition=none" "O3:" \
+         "O2:-fplugin-arg-cce-idreg -fplugin-arg-cce-observe-all"; do
   opt=${v%%:*} pflag=${v#*:}
   tag="threadorigin -$opt ${pflag:-(default partitioning)}"
   exe=$tmp/prog.$opt
