@@ -153,11 +153,10 @@ keep_call (const char *name, const std::string &setup, tree in, tree out,
                                                      build_string (2, "=a")),
                                     out));
   static const char *const clob[] = { "memory", "r10", "r11", CCE_IDREG };
-  for (const char *c : clob)
-    if (sets_idreg || strcmp (c, CCE_IDREG) != 0)
-      vec_safe_push (clobbers,
-                     build_tree_list (NULL_TREE,
-                                      build_string (strlen (c), c)));
+  for (size_t i = 0; i < (sets_idreg ? 4 : 3); i++)
+    vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                              build_string (strlen (clob[i]),
+                                                            clob[i])));
   std::string text = setup + "leaq 1f(%%rip), %%r11\n\tjmp *" + name
                      + "@GOTPCREL(%%rip)\n1:";
   gasm *a = gimple_build_asm_vec (ggc_strdup (text.c_str ()), inputs,
@@ -840,24 +839,9 @@ guesses_taken_p (const struct cce_graph *g, const site_info &si, gcall *call)
 /* What the code emitted for a site may do to the id and the top, as
    CCE_FLOW_* bits (cce-core.h): where the code has several paths, the
    union of what each may read and the intersection of what each surely
-   writes.  Site SN, call STMT (NULL for a guessed target, which stands for
-   the branch insert_guesses makes: a direct call of that target).  */
-static uint8_t site_effect_in_tls (const struct cce_graph *g, uint32_t sn,
-                                   gcall *call);
-
-static uint8_t
-site_effect_of (const struct cce_graph *g, uint32_t sn, gcall *call)
-{
-  uint8_t e = site_effect_in_tls (g, sn, call);
-  /* With idreg a callee that takes its id from the TLS word gives the
-     register back as it found it: its site does not write the id.  */
-  const struct cce_site *t = &g->sites[sn];
-  if (!site_sets_own_id (g, sn) && !(t->kind == CCE_SITE_DIRECT && t->av == 0))
-    e &= (uint8_t) ~CCE_FLOW_DEF_ID;
-  return e;
-}
-
-/* site_effect_of as if the id were in the TLS word.  */
+   writes, with the id in the TLS word.  Site SN, call STMT (NULL for a
+   guessed target, which stands for the branch insert_guesses makes: a
+   direct call of that target).  */
 static uint8_t
 site_effect_in_tls (const struct cce_graph *g, uint32_t sn, gcall *call)
 {
@@ -882,6 +866,19 @@ site_effect_in_tls (const struct cce_graph *g, uint32_t sn, gcall *call)
   if (cce_site_clobbers (g, sn))
     return both | CCE_FLOW_DEF_ID;
   return both;
+}
+
+/* site_effect_in_tls, with idreg: a callee that takes its id from the
+   TLS word gives the register back as it found it, so its site does not
+   write the id.  */
+static uint8_t
+site_effect_of (const struct cce_graph *g, uint32_t sn, gcall *call)
+{
+  uint8_t e = site_effect_in_tls (g, sn, call);
+  const struct cce_site *t = &g->sites[sn];
+  if (!site_sets_own_id (g, sn) && !(t->kind == CCE_SITE_DIRECT && t->av == 0))
+    e &= (uint8_t) ~CCE_FLOW_DEF_ID;
+  return e;
 }
 
 /* The effect of the code of site SI (call CALL) on every path it can
@@ -1051,16 +1048,6 @@ store_id (const site_code &sc, gimple_seq *seq, tree value)
   gimple_seq_add_stmt (seq, id_store (own_id_ref (sc.pin), value));
 }
 
-/* Does the call of SC need the function's own id back after it: not
-   with idreg where its callee took its id from the TLS word and gives
-   the register back as it found it (under async the restore after a
-   ccStack call stays, the PC map's step back to the function's id).  */
-static bool
-restores_own_id (const site_code &sc)
-{
-  return site_sets_own_id (sc.g, sc.sn);
-}
-
 /* Add to SEQ the store of VALUE to where the callee of SC takes its id
    (callee_id_ref).  */
 static void
@@ -1088,7 +1075,7 @@ emit_direct (site_code &sc)
   gimple_seq_add_stmt (&sc.before, gimple_build_assign (sum, PLUS_EXPR, sc.id,
                                                         u64_cst (s->av)));
   store_callee_id (sc, &sc.before, sum);
-  if (sc.restore_id && restores_own_id (sc))
+  if (sc.restore_id && site_sets_own_id (sc.g, sc.sn))
     store_id (sc, &sc.after, sc.id);
   return true;
 }
@@ -1099,7 +1086,7 @@ static bool
 emit_folded (site_code &sc)
 {
   insert_fold (sc.g, sc.sn, sc.word, sc.call, sc.id, sc.pin);
-  if (sc.restore_id && restores_own_id (sc))
+  if (sc.restore_id && site_sets_own_id (sc.g, sc.sn))
     store_id (sc, &sc.after, sc.id);
   sc.gsi = gsi_for_stmt (sc.call);
   return true;
@@ -1121,8 +1108,10 @@ emit_stack (site_code &sc)
                                      u64_cst (sc.word),
                                      u64_cst (cce_site_entry (sc.g, sc.sn)));
       gimple_set_location (p, gimple_location (call));
-      gsi_insert_before (&sc.gsi, p, GSI_SAME_STMT);
-      /* The push stored the callee's id in the TLS word.  */
+      /* The push stores the callee's id in the TLS word; a callee that
+         takes it in the register takes it there, stored first, so that
+         the PC map never finds the function's push on top with another
+         id than the function's in between (it is UNKNOWN there).  */
       if (site_reg_entered_p (sc.g, sc.sn))
         {
           gimple *r = id_store (cce_rt[CCE_RT_IDREG],
@@ -1130,6 +1119,7 @@ emit_stack (site_code &sc)
           gimple_set_location (r, gimple_location (call));
           gsi_insert_before (&sc.gsi, r, GSI_SAME_STMT);
         }
+      gsi_insert_before (&sc.gsi, p, GSI_SAME_STMT);
       if (gimple_call_noreturn_p (call))
         return false;
     }
@@ -1152,7 +1142,7 @@ emit_stack (site_code &sc)
     gimple_seq_add_stmt (&sc.after,
                          gimple_build_assign (tls_ref (CCE_TLS_TOP, true),
                                               sc.top));
-  if (sc.restore_id && !cce_opts.async && restores_own_id (sc))
+  if (sc.restore_id && !cce_opts.async && site_sets_own_id (sc.g, sc.sn))
     store_id (sc, &sc.after, sc.id);
   return true;
 }
@@ -1186,12 +1176,20 @@ read_idreg (gimple_seq *seq, location_t loc)
   return v;
 }
 
-/* The call that logs TAG at the site of site word WORD: __cce_log_at,
-   or with idreg __cce_log_id with the register read by a statement added
-   to PRE (at LOC).  */
+/* The call that logs TAG (with VALUE, if not NULL: cce_count) at the
+   site of site word WORD: __cce_log_at or __cce_count_at, or with idreg
+   __cce_log_id or __cce_count_id with the register read by a statement
+   added to PRE (at LOC).  */
 static gcall *
-log_call (tree tag, uint64_t word, gimple_seq *pre, location_t loc)
+log_call (tree tag, tree value, uint64_t word, gimple_seq *pre,
+          location_t loc)
 {
+  if (value && cce_opts.idreg)
+    return gimple_build_call (cce_rt[CCE_RT_COUNT_ID], 4, tag, value,
+                              u64_cst (word), read_idreg (pre, loc));
+  if (value)
+    return gimple_build_call (cce_rt[CCE_RT_COUNT_AT], 3, tag, value,
+                              u64_cst (word));
   if (cce_opts.idreg)
     return gimple_build_call (cce_rt[CCE_RT_LOG_ID], 3, tag, u64_cst (word),
                               read_idreg (pre, loc));
@@ -1214,20 +1212,10 @@ emit_log (site_code &sc)
                && strcmp (IDENTIFIER_POINTER (DECL_NAME (fndecl)),
                           CCE_SYM_COUNT) == 0;
   tree tag = log_arg (sc, call, 0, unsigned_type_node);
-  gcall *repl;
+  tree value = count ? log_arg (sc, call, 1, long_long_unsigned_type_node)
+                     : NULL_TREE;
   gimple_seq pre = NULL;
-  if (count)
-    {
-      tree value = log_arg (sc, call, 1, long_long_unsigned_type_node);
-      repl = cce_opts.idreg
-             ? gimple_build_call (cce_rt[CCE_RT_COUNT_ID], 4, tag, value,
-                                  u64_cst (sc.word),
-                                  read_idreg (&pre, gimple_location (call)))
-             : gimple_build_call (cce_rt[CCE_RT_COUNT_AT], 3, tag, value,
-                                  u64_cst (sc.word));
-    }
-  else
-    repl = log_call (tag, sc.word, &pre, gimple_location (call));
+  gcall *repl = log_call (tag, value, sc.word, &pre, gimple_location (call));
   gsi_insert_seq_before (&sc.gsi, pre, GSI_SAME_STMT);
   gimple_set_location (repl, gimple_location (call));
   gimple_set_block (repl, gimple_block (call));
@@ -1336,6 +1324,20 @@ survey_sites (function_code &fc)
     fc.needed = fc.stack_sites = true;
 }
 
+/* (9) With idreg, the start of a function that code outside the program
+   may call, added to SEQ: OUTER = r15; ID = tls[ID]; r15 = ID (the load
+   volatile if PIN).  Returns OUTER.  */
+static tree
+load_id_from_tls (gimple_seq *seq, tree id, bool pin)
+{
+  tree outer = make_ssa_name (long_long_unsigned_type_node);
+  gimple_seq_add_stmt (seq, id_load (outer, cce_rt[CCE_RT_IDREG]));
+  gimple_seq_add_stmt (seq, gimple_build_assign (id, tls_ref (CCE_TLS_ID,
+                                                              pin)));
+  gimple_seq_add_stmt (seq, id_store (cce_rt[CCE_RT_IDREG], id));
+  return outer;
+}
+
 /* (1) Load the id, and the ccStack top if needed, where they are first
    needed, and before anything could have changed them: the loads go to
    the nearest common dominator of the sites that use them and of the
@@ -1402,17 +1404,7 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
   gimple_seq load_seq = NULL;
   fc.id = make_ssa_name (u64);
   if (fc.tls_entry)
-    {
-      /* (9) OUTER = r15; ID = tls[ID]; r15 = ID.  */
-      fc.outer = make_ssa_name (u64);
-      gimple_seq_add_stmt (&load_seq, id_load (fc.outer,
-                                               cce_rt[CCE_RT_IDREG]));
-      gimple_seq_add_stmt (&load_seq,
-                           gimple_build_assign (fc.id,
-                                                tls_ref (CCE_TLS_ID, pin)));
-      gimple_seq_add_stmt (&load_seq,
-                           id_store (cce_rt[CCE_RT_IDREG], fc.id));
-    }
+    fc.outer = load_id_from_tls (&load_seq, fc.id, pin);
   else
     gimple_seq_add_stmt (&load_seq, id_load (fc.id, own_id_ref (pin)));
   if (fc.stack_sites)
@@ -1442,7 +1434,8 @@ emit_trace_entries (function_code &fc, gimple_seq *entry_seq)
         unsigned tag = CCE_TAG_TRACE + trace_index (source_name (src));
         uint64_t word = CCE_SITE_WORD (fc.c.key, fc.c.sites[i].site);
         gcall *log = log_call (build_int_cst (unsigned_type_node, tag),
-                               word, entry_seq, DECL_SOURCE_LOCATION (src));
+                               NULL_TREE, word, entry_seq,
+                               DECL_SOURCE_LOCATION (src));
         gimple_set_location (log, DECL_SOURCE_LOCATION (src));
         gimple_seq_add_stmt (entry_seq, log);
       }
@@ -1699,13 +1692,9 @@ instrument_entry (collector &c, cgraph_node *node)
   if (!(n->flags & CCE_NODE_ENTRY) || !n->observed || !fn || !fn->cfg)
     return;
   push_cfun (fn);
-  tree u64 = long_long_unsigned_type_node;
-  tree id = make_ssa_name (u64), outer = make_ssa_name (u64);
+  tree id = make_ssa_name (long_long_unsigned_type_node);
   gimple_seq seq = NULL;
-  gimple_seq_add_stmt (&seq, id_load (outer, cce_rt[CCE_RT_IDREG]));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (id, tls_ref (CCE_TLS_ID,
-                                                               false)));
-  gimple_seq_add_stmt (&seq, id_store (cce_rt[CCE_RT_IDREG], id));
+  tree outer = load_id_from_tls (&seq, id, false);
   set_locations (seq, DECL_SOURCE_LOCATION (node->decl));
   gsi_insert_seq_on_edge_immediate (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN
                                                       (cfun)), seq);

@@ -357,9 +357,8 @@ cce_heap_group_new (struct cce_thread *t, uint64_t site, uint64_t id,
 static struct cce_log_entry *
 cce_heap_group (struct cce_thread *t, uint64_t site, uint64_t id)
 {
-  uint64_t tls_id;
   uint32_t nstack;
-  const struct cce_log_frame *frames = cce_tls_context (&tls_id, &nstack);
+  const struct cce_log_frame *frames = cce_tls_stack (&nstack);
   const uint64_t k = UINT64_C (0x9e3779b97f4a7c15);
   uint64_t h = (site ^ UINT64_C (0x48454150)) * k;
   h = (h ^ id) * k;
@@ -546,7 +545,7 @@ cce_heap_context (struct cce_thread *t, size_t n, void *ra)
   if (word != CCE_PC_EXTERNAL)
     {
       word |= CCE_PC_CALLER;
-      id = cce_id_in_register () ? cce_heap_idreg () : __cce_tls[CCE_TLS_ID];
+      id = cce_program_id (cce_heap_idreg ());
     }
   else
     word = cce_caller_word (&id);

@@ -1270,11 +1270,9 @@ cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value,
   unsigned level = t->level;
   t->level = level + 1;
   cce_barrier ();
-  uint64_t id;
+  uint64_t id = has_id ? id_given : __cce_tls[CCE_TLS_ID];
   uint32_t nstack;
-  const struct cce_log_frame *frames = cce_tls_context (&id, &nstack);
-  if (has_id)
-    id = id_given;
+  const struct cce_log_frame *frames = cce_tls_stack (&nstack);
   if (!nstack)
     frames = cce_no_frames;
   if (cce_aggregate && level == 0)

@@ -273,7 +273,7 @@ cce_context_word (const void *context, uint64_t *id)
   uint64_t reg = cce_context_reg (context);
   if (word == CCE_PC_EXTERNAL && pc)
     word = cce_pc_walk (pc, &reg);
-  *id = cce_id_in_register () ? reg : __cce_tls[CCE_TLS_ID];
+  *id = cce_program_id (reg);
   return word;
 }
 
@@ -282,6 +282,6 @@ cce_caller_word (uint64_t *id)
 {
   uint64_t reg;
   uint64_t word = cce_pc_walk (0, &reg);
-  *id = cce_id_in_register () ? reg : __cce_tls[CCE_TLS_ID];
+  *id = cce_program_id (reg);
   return word;
 }

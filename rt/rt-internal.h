@@ -112,14 +112,13 @@ CCE_HIDDEN const char *cce_getenv (const char *name);
 CCE_HIDDEN uint64_t cce_dict_stamp (void);
 CCE_HIDDEN void cce_log_init (void);
 CCE_HIDDEN void cce_log_pc (unsigned tag, uint64_t word, uint64_t id);
-/* The calling thread's context: its id in *ID and its ccStack, *NSTACK
-   entries from the address returned (0 when it has none).  */
+/* The calling thread's ccStack: *NSTACK entries from the address
+   returned (0 when it has none).  */
 static inline const struct cce_log_frame *
-cce_tls_context (uint64_t *id, uint32_t *nstack)
+cce_tls_stack (uint32_t *nstack)
 {
   volatile uint64_t *tls = __cce_tls;
   uint64_t top, base;
-  *id = tls[CCE_TLS_ID];
   top = tls[CCE_TLS_TOP];
   base = tls[CCE_TLS_BASE];
   *nstack = (uint32_t) cce_tls_depth (top, base);
@@ -169,6 +168,13 @@ static inline int
 cce_id_in_register (void)
 {
   return &__cce_id_in_register != 0;
+}
+/* The id of the program's code whose id register held REG: REG, or
+   in a program that keeps the id in the TLS block, that.  */
+static inline uint64_t
+cce_program_id (uint64_t reg)
+{
+  return cce_id_in_register () ? reg : __cce_tls[CCE_TLS_ID];
 }
 /* The DWARF number of CCE_IDREG.  */
 #define CCE_IDREG_DWARF 15

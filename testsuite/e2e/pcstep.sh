@@ -61,6 +61,7 @@ O2-async-all-fold1 -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplu
 O2-async-all-reg -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg
 O3-async-all-reg-none -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg -flto-partition=none
 O2-reg -O2 -fplugin-arg-cce-idreg
+O2-async-all-reg-count -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg -fplugin-arg-cce-count
 '
 fail=0
 printf '%-20s %8s %8s %10s %12s\n' variant records exact incomplete transitional
