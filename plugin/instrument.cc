@@ -714,11 +714,19 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   /* The plain push stores the callee's segment start in the TLS word; a
      callee that takes its id in the register takes it there too.  */
   gimple *entry_reg = NULL;
-  if (reg && !cce_opts.keep)
+  if (reg && (cce_opts.count || !cce_opts.keep))
     {
       entry_reg = id_store (cce_rt[CCE_RT_IDREG],
                             u64_cst (cce_site_entry (g, sn)));
       gimple_set_location (entry_reg, loc);
+    }
+  /* And the plain pop restores the TLS word: the register is the
+     function's id again after it.  */
+  gimple *own_reg = NULL;
+  if (reg && !cce_opts.keep)
+    {
+      own_reg = id_store (cce_rt[CCE_RT_IDREG], id);
+      gimple_set_location (own_reg, loc);
     }
 
   /* if (ID >= LIM) { push (ID, SITE, ENTRY); CALL'; pop (ID); } else CALL;
@@ -753,6 +761,8 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
         gsi_insert_after (&cg, entry_reg, GSI_NEW_STMT);
       gsi_insert_after (&cg, copy, GSI_NEW_STMT);
       gsi_insert_after (&cg, pop, GSI_NEW_STMT);
+      if (own_reg)
+        gsi_insert_after (&cg, own_reg, GSI_NEW_STMT);
       return;
     }
 
@@ -785,7 +795,12 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
     }
   gimple *pop = cold_pop (id, reg);
   gimple_set_location (pop, loc);
-  add_cold_branch (cond, pop);
+  edge popped = add_cold_branch (cond, pop);
+  if (own_reg)
+    {
+      gimple_stmt_iterator cg = gsi_last_bb (popped->src);
+      gsi_insert_after (&cg, own_reg, GSI_NEW_STMT);
+    }
 }
 
 /* Is site S (call STMT) a back site folded into the id that gets the
