@@ -213,6 +213,17 @@ void __cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site);
 #define CCE_IDREG "r15"
 #define CCE_SYM_IDREG_MARK "__cce_id_in_register"
 
+/* With the id in a register, an ENTRY node that the program also calls
+   directly has two entry points: its body (symbol SYM.cce, hidden),
+   which takes its id in the register, and at its symbol SYM, which is
+   its address, a stub that does what the first item above says around
+   a call of the body:
+     push r15; r15 = tls[ID]; call SYM.cce; tls[ID] = <the id loaded>;
+     pop r15
+   The stubs are in section CCE_STUB_SECTION: their instructions are in
+   no function of the PC map.  */
+#define CCE_STUB_SECTION "cce_stubs"
+
 /* The public logging functions the plugin recognises and rewrites:
    cce_log (TAG) into __cce_log_at, cce_count (TAG, VALUE) into
    __cce_count_at; each call is a log site.  */

@@ -379,6 +379,10 @@ cce_execute (void)
     for (const auto &n : c.nodes)
       keep_calls_out (n.first->decl);
 
+  /* With idreg, which entries get a second entry point: their callers'
+     code depends on it.  */
+  choose_stubs (c);
+
   /* Step 3: sites are grouped by node in the order collected.  */
   for (size_t i = 0, j; i < c.sites.size (); i = j)
     {
@@ -397,6 +401,8 @@ cce_execute (void)
         if (!with_sites.count (n.first))
           instrument_entry (c, n.first);
     }
+  /* The stubs, after the guesses' compares took the addresses.  */
+  make_stubs (c);
 
   /* Step 4.  */
   if (c.primary || c.g->nnodes)
@@ -615,6 +621,12 @@ static const struct option_spec options[] = {
     "keep the id in register " CCE_IDREG " (x86-64 executables), which\n"
     "no code of the program may then use",
     NULL, NULL },
+  { "stub", OPTION_BOOL, 0, 1, &cce_opts.stub, NULL, "=0|1",
+    "1 (default): with idreg, a function that code outside the\n"
+    "program may call and that the program calls directly gets a\n"
+    "second entry point, so that the program's calls pass the id in\n"
+    "the register; 0: such a function takes its id from the TLS block",
+    "0 (no second entry points) or 1", "0" },
   { "layout", OPTION_BOOL, 0, 1, &cce_opts.layout, NULL, "=0|1",
     "1 (default): with several LTRANS partitions, order the functions\n"
     "so that hot calls stay within a partition (a call into another\n"

@@ -7,7 +7,9 @@
                      and what the C library's functions may do;
      instrument.cc   instrumenting: the code around each kind of site;
      pcmap.cc        the PC map: every instruction's function, location
-                     and state of the id, from a late RTL pass.  */
+                     and state of the id, from a late RTL pass;
+     stub.cc         with the id in a register, second entry points of
+                     the functions that code outside may call.  */
 
 #ifndef CCE_PLUGIN_H
 #define CCE_PLUGIN_H
@@ -44,6 +46,8 @@ struct cce_options
                                    settles it (as observe_all) */
   bool idreg = false;           /* the id in register CCE_IDREG
                                    (cce-abi.h) */
+  bool stub = true;             /* with idreg, second entry points
+                                   (stub.cc) */
 };
 extern struct cce_options cce_opts;
 int trace_index (const char *name);
@@ -152,6 +156,12 @@ bool self_tail_jump_p (gcall *call);
 void instrument_function (collector &c, size_t first, size_t last);
 void instrument_entry (collector &c, cgraph_node *node);
 void keep_calls_out (tree decl);
+
+/* Second entry points (stub.cc).  */
+void choose_stubs (const collector &c);
+bool cce_stubbed_p (uint32_t node);
+bool cce_guess_through_pointer_p (uint32_t site);
+void make_stubs (const collector &c);
 
 /* The PC map (pcmap.cc).  */
 void pcmap_note_graph (const collector &c);

@@ -310,22 +310,24 @@ id_load (tree lhs, tree src)
 }
 
 /* Does node N of G take its id in the register (idreg): a node no code
-   outside the program enters.  */
+   outside the program enters, or the body of one that has a stub
+   (stub.cc).  */
 static bool
 reg_entered_p (const struct cce_graph *g, uint32_t n)
 {
   return cce_opts.idreg && n != CCE_NONE
-         && !(g->nodes[n].flags & CCE_NODE_ENTRY);
+         && (!(g->nodes[n].flags & CCE_NODE_ENTRY) || cce_stubbed_p (n));
 }
 
 /* Does the callee of site SN of G take its id in the register: a call
-   of a node (not a pointer, nor code outside) that takes it there.  */
+   of a node (not a pointer, nor code outside) that takes it there.  A
+   guessed target whose guess calls through the pointer enters a stub.  */
 static bool
 site_reg_entered_p (const struct cce_graph *g, uint32_t sn)
 {
   const struct cce_site *s = &g->sites[sn];
   return (s->kind == CCE_SITE_DIRECT || s->kind == CCE_SITE_BACK)
-         && reg_entered_p (g, s->target);
+         && reg_entered_p (g, s->target) && !cce_guess_through_pointer_p (sn);
 }
 
 /* Does the code of site SN of G change the function's own id, so that
@@ -550,6 +552,10 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
      restore of the id where its guess stored one: every path then
      reaches the join with the function's own id and top.  */
   bool copies = !stmt_ends_bb_p (call) && (!restore_id || cce_opts.async);
+  /* A guess of a function with a stub calls its body, with the id in the
+     register (but where the call can throw: cce_guess_through_pointer_p).  */
+  for (const guess *q : use)
+    copies |= !stmt_ends_bb_p (call) && site_reg_entered_p (g, q->site);
   basic_block join = NULL;
   /* The value of each call at the join, and the edge it comes in on: the
      PHI is made once every edge is there (a PHI made earlier would be
@@ -1549,8 +1555,8 @@ static bool
 tls_entry_p (const function_code &fc)
 {
   const struct cce_graph *g = fc.c.g;
-  if (!cce_opts.idreg
-      || !(g->nodes[fc.c.nodes[fc.node]].flags & CCE_NODE_ENTRY))
+  uint32_t n = fc.c.nodes[fc.node];
+  if (!cce_opts.idreg || reg_entered_p (g, n))
     return false;
   for (size_t i = fc.first; i < fc.last; i++)
     if (!g->sites[fc.c.sites[i].site].dead)
@@ -1704,7 +1710,7 @@ instrument_entry (collector &c, cgraph_node *node)
     return;
   const struct cce_node *n = &c.g->nodes[it->second];
   function *fn = DECL_STRUCT_FUNCTION (node->decl);
-  if (!(n->flags & CCE_NODE_ENTRY) || !n->observed || !fn || !fn->cfg)
+  if (reg_entered_p (c.g, it->second) || !n->observed || !fn || !fn->cfg)
     return;
   push_cfun (fn);
   tree id = make_ssa_name (long_long_unsigned_type_node);

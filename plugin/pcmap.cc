@@ -30,7 +30,8 @@
    a store of the TLS id word is a callee's that takes its id from there
    and gives the register back, which leaves the state as it was but for
    completing a push.  A function that code outside the program may call
-   has its id in the TLS word until it loads the register (K_ENTRY).  */
+   has its id in the TLS word until it loads the register (K_ENTRY),
+   unless it has a stub that loads it (stub.cc).  */
 
 #include "cce-plugin.h"
 
@@ -52,7 +53,7 @@ struct pc_node
   bool logs;            /* cce_node's logs: its callers' stores of the
                            id are never dead to GCC */
   bool clobbers;
-  bool entry;           /* CCE_NODE_ENTRY */
+  bool entry;           /* CCE_NODE_ENTRY, without a stub */
 };
 
 /* What cce_execute leaves for the pass.  */
@@ -74,7 +75,8 @@ pcmap_note_graph (const collector &c)
       const struct cce_node *node = &c.g->nodes[n.second];
       pcm.nodes[n.first->decl] = { n.second, node->observed != 0,
                                    node->logs != 0, node->clobbers != 0,
-                                   (node->flags & CCE_NODE_ENTRY) != 0 };
+                                   (node->flags & CCE_NODE_ENTRY) != 0
+                                   && !cce_stubbed_p (n.second) };
     }
 }
 

@@ -230,6 +230,18 @@ def external_name(run, caller):
     return name
 
 
+def cce_stub(frame):
+    """Is FRAME in a second entry point that cce made for a function of
+    the program (cce-abi.h, CCE_STUB_SECTION): cce's own code, which
+    calls the function's body, and no frame of the source."""
+    try:
+        out = gdb.execute("info symbol %#x" % frame.pc(), to_string=True)
+    except gdb.error:
+        return False
+    return re.search(r" in section cce_stubs( of .*)?$", out.rstrip()) \
+        is not None
+
+
 def walk(start):
     """Frames from START outward, as (frame, internal) pairs."""
     frames = []
@@ -273,7 +285,9 @@ def context(start):
         # (and what the grow calls) are cce's own code around a call of
         # the program, which jumps there from inline asm: no source
         # frame.
-        if not re.match(r"__cce_\w+_keep_v\d+$", run[-1].name() or ""):
+        # A function's second entry point (cce_stub) calls its body.
+        if not (re.match(r"__cce_\w+_keep_v\d+$", run[-1].name() or "")
+                or all(cce_stub(fr) for fr in run)):
             path.append(external_name(run, caller))
         i = j
     path.reverse()
