@@ -68,6 +68,7 @@ case $name in
   unwind)    srcs=unwind.c libs="-fexceptions -pthread" cmp=threads ;;
   noreturn)  srcs=noreturn.c more=O2:default:fold ;;
   fnptr)     srcs=fnptr.c ;;
+  entries)   srcs=entries.c libs=-rdynamic more="O2:default:regall O2:many:reg" ;;
   guess)     srcs=guess.c more=O2:none:gc ;;
   guessafter) srcs=guessafter.c ;;
   replmalloc) srcs=replmalloc.c ;;

@@ -95,6 +95,7 @@ E2E_TESTS = \
 	e2e/threadorigin.sh \
 	e2e/noreturn.sh \
 	e2e/fnptr.sh \
+	e2e/entries.sh \
 	e2e/guess.sh \
 	e2e/guessafter.sh \
 	e2e/replmalloc.sh \
@@ -165,6 +166,7 @@ E2E_EXTRA = \
 	e2e/threadorigin.c \
 	e2e/noreturn.c \
 	e2e/fnptr.c \
+	e2e/entries.c \
 	e2e/guess.c \
 	e2e/guessafter.c \
 	e2e/replmalloc.c \
