@@ -108,7 +108,8 @@ stub_candidate_p (const collector &c, cgraph_node *node, uint32_t n)
       || DECL_STATIC_CONSTRUCTOR (decl) || DECL_STATIC_DESTRUCTOR (decl)
       || DECL_CXX_CONSTRUCTOR_P (decl) || DECL_CXX_DESTRUCTOR_P (decl)
       || fndecl_built_in_p (decl)
-      || DECL_SECTION_NAME (decl) || MAIN_NAME_P (DECL_NAME (decl))
+      || DECL_SECTION_NAME (decl)
+      || (DECL_NAME (decl) && MAIN_NAME_P (DECL_NAME (decl)))
       || lookup_attribute ("naked", DECL_ATTRIBUTES (decl))
       || lookup_attribute ("ifunc", DECL_ATTRIBUTES (decl))
       || lookup_attribute ("target_clones", DECL_ATTRIBUTES (decl)))
@@ -268,25 +269,23 @@ emit_stub (FILE *f, const std::string &sym, const std::string &body,
            "\tpushq\t%%" CCE_IDREG "\n"
            "\t.cfi_def_cfa_offset 16\n"
            "\t.cfi_offset %%" CCE_IDREG ", -16\n"
-           "\tmovq\t%%fs:" CCE_SYM_TLS "@tpoff+%u, %%" CCE_IDREG "\n", id);
-  fprintf (f,
-             "\tpushq\t%%" CCE_IDREG "\n"
-             "\t.cfi_def_cfa_offset 24\n"
-             "\tsubq\t$8, %%rsp\n"
-             "\t.cfi_def_cfa_offset 32\n"
-             "\tcall\t%s\n"
-             "\tmovq\t8(%%rsp), %%rcx\n"
-             "\tmovq\t%%rcx, %%fs:" CCE_SYM_TLS "@tpoff+%u\n"
-             "\taddq\t$16, %%rsp\n"
-             "\t.cfi_def_cfa_offset 16\n", body.c_str (), id);
-  fprintf (f,
+           "\tmovq\t%%fs:" CCE_SYM_TLS "@tpoff+%u, %%" CCE_IDREG "\n"
+           "\tpushq\t%%" CCE_IDREG "\n"
+           "\t.cfi_def_cfa_offset 24\n"
+           "\tsubq\t$8, %%rsp\n"
+           "\t.cfi_def_cfa_offset 32\n"
+           "\tcall\t%s\n"
+           "\tmovq\t8(%%rsp), %%rcx\n"
+           "\tmovq\t%%rcx, %%fs:" CCE_SYM_TLS "@tpoff+%u\n"
+           "\taddq\t$16, %%rsp\n"
+           "\t.cfi_def_cfa_offset 16\n"
            "\tpopq\t%%" CCE_IDREG "\n"
            "\t.cfi_restore %%" CCE_IDREG "\n"
            "\t.cfi_def_cfa_offset 8\n"
            "\tret\n"
            "\t.cfi_endproc\n"
            "\t.size\t%s, .-%s\n"
-           "\t.popsection\n", s, s);
+           "\t.popsection\n", id, body.c_str (), id, s, s);
 }
 
 void
