@@ -551,11 +551,13 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
      Under async always (guesses_taken_p), each copy followed by the
      restore of the id where its guess stored one: every path then
      reaches the join with the function's own id and top.  */
-  bool copies = !stmt_ends_bb_p (call) && (!restore_id || cce_opts.async);
+  bool copies = !restore_id || cce_opts.async;
   /* A guess of a function with a stub calls its body, with the id in the
-     register (but where the call can throw: cce_guess_through_pointer_p).  */
+     register (where the call can throw, site_reg_entered_p is false: the
+     guess enters the stub through the pointer).  */
   for (const guess *q : use)
-    copies |= !stmt_ends_bb_p (call) && site_reg_entered_p (g, q->site);
+    copies |= site_reg_entered_p (g, q->site);
+  copies &= !stmt_ends_bb_p (call);
   basic_block join = NULL;
   /* The value of each call at the join, and the edge it comes in on: the
      PHI is made once every edge is there (a PHI made earlier would be

@@ -178,6 +178,17 @@ redirect_address (tree *tp, int *walk_subtrees, void *changed)
   return NULL_TREE;
 }
 
+/* Redirect the addresses of stubbed bodies in the tree at *TP; true if
+   one changed.  */
+static bool
+redirect_in (tree *tp)
+{
+  bool changed = false;
+  if (*tp)
+    walk_tree (tp, redirect_address, &changed, NULL);
+  return changed;
+}
+
 /* Every &BODY in the functions of the partition but their direct calls'
    callees, and in its variables' initializers, becomes &STUB.  */
 static void
@@ -195,27 +206,17 @@ redirect_addresses (void)
         {
           for (gphi_iterator pi = gsi_start_phis (bb); !gsi_end_p (pi);
                gsi_next (&pi))
-            {
-              gphi *phi = pi.phi ();
-              bool changed = false;
-              for (unsigned i = 0; i < gimple_phi_num_args (phi); i++)
-                walk_tree (gimple_phi_arg_def_ptr (phi, i), redirect_address,
-                           &changed, NULL);
-            }
+            for (unsigned i = 0; i < gimple_phi_num_args (pi.phi ()); i++)
+              redirect_in (gimple_phi_arg_def_ptr (pi.phi (), i));
           for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
                gsi_next (&gsi))
             {
               gimple *stmt = gsi_stmt (gsi);
               bool changed = false;
+              /* A direct call's callee (operand 1) stays the body.  */
               for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
-                {
-                  /* A direct call's callee stays the body.  */
-                  if (is_gimple_call (stmt) && i == 1)
-                    continue;
-                  if (gimple_op (stmt, i))
-                    walk_tree (gimple_op_ptr (stmt, i), redirect_address,
-                               &changed, NULL);
-                }
+                if (!(is_gimple_call (stmt) && i == 1))
+                  changed |= redirect_in (gimple_op_ptr (stmt, i));
               if (changed)
                 update_stmt (stmt);
             }
@@ -224,15 +225,9 @@ redirect_addresses (void)
     }
   varpool_node *vnode;
   FOR_EACH_DEFINED_VARIABLE (vnode)
-    {
-      if (vnode->in_other_partition)
-        continue;
-      tree init = vnode->get_constructor ();
-      bool changed = false;
-      if (init && init != error_mark_node)
-        walk_tree (&DECL_INITIAL (vnode->decl), redirect_address, &changed,
-                   NULL);
-    }
+    if (!vnode->in_other_partition
+        && vnode->get_constructor () != error_mark_node)
+      redirect_in (&DECL_INITIAL (vnode->decl));
 }
 
 /* The symbol of DECL as the assembler writes it.  */
@@ -292,8 +287,12 @@ void
 make_stubs (const collector &c)
 {
   stub_of.clear ();
-  std::vector<std::pair<std::string, std::string>> out;
-  std::vector<tree> decls;
+  struct made
+  {
+    std::string sym, body;
+    tree stub;
+  };
+  std::vector<made> out;
   for (const auto &n : c.nodes)
     {
       if (!cce_stubbed_p (n.second))
@@ -334,12 +333,11 @@ make_stubs (const collector &c)
       SET_DECL_ASSEMBLER_NAME (stub, old);
       cgraph_node::get_create (stub);
       stub_of[decl] = stub;
-      out.emplace_back (sym, body);
-      decls.push_back (stub);
+      out.push_back ({ sym, body, stub });
     }
-  if (stub_of.empty ())
+  if (out.empty ())
     return;
   redirect_addresses ();
-  for (size_t i = 0; i < out.size (); i++)
-    emit_stub (asm_out_file, out[i].first, out[i].second, decls[i]);
+  for (const made &m : out)
+    emit_stub (asm_out_file, m.sym, m.body, m.stub);
 }
