@@ -68,31 +68,37 @@ trace_index (const char *name)
 /* ------------------------------------------------------------------ */
 /* The dictionary.                                                    */
 
-/* The attribute WPA gives the functions of a program whose output is an
-   executable (mark_executable); a space keeps it out of any source.  */
+/* The attributes WPA gives the symbols of a program whose output is an
+   executable, or a shared object (mark_linker_output); a space keeps
+   them out of any source.  */
 static const char executable_attr[] = "cce executable";
+static const char shared_object_attr[] = "cce shared object";
 
 /* In WPA, which knows what the link makes (-flinker-output): if it is an
-   executable, mark its functions and variables with executable_attr,
-   which streams to the LTRANS with them (a partition may hold variables
-   only).  Once, at the first IPA pass WPA runs.  */
+   executable or a shared object, mark its functions and variables with
+   executable_attr or shared_object_attr, which stream to the LTRANS with
+   them (a partition may hold variables only).  A relocatable output gets
+   neither: it may end up in either.  Once, at the first IPA pass WPA
+   runs.  */
 static void
-mark_executable (void)
+mark_linker_output (void)
 {
   static bool done;
   if (done || !flag_wpa)
     return;
   done = true;
-  if (flag_lto_linker_output != LTO_LINKER_OUTPUT_EXEC
-      && flag_lto_linker_output != LTO_LINKER_OUTPUT_PIE)
-    return;
-  mark_program (executable_attr);
+  if (flag_lto_linker_output == LTO_LINKER_OUTPUT_EXEC
+      || flag_lto_linker_output == LTO_LINKER_OUTPUT_PIE)
+    mark_program (executable_attr);
+  else if (flag_lto_linker_output == LTO_LINKER_OUTPUT_DYN)
+    mark_program (shared_object_attr);
 }
 
 /* Is the output a shared object?  lto1 is told with -flinker-output, but
-   lto-wrapper does not pass it on to the LTRANS: there, a unit WPA marked
-   (mark_executable) is an executable's, and else a PIC unit that defines
-   no main is taken for a shared object's.  */
+   lto-wrapper does not pass it on to the LTRANS: there, WPA's mark
+   (mark_linker_output) says it, and without one (a linker that did not
+   tell, or a relocatable link) a PIC unit that defines no main is taken
+   for a shared object's.  */
 static bool
 linking_shared_object (void)
 {
@@ -100,6 +106,8 @@ linking_shared_object (void)
     return flag_lto_linker_output == LTO_LINKER_OUTPUT_DYN;
   if (program_marked_p (executable_attr))
     return false;
+  if (program_marked_p (shared_object_attr))
+    return true;
   if (!flag_pic || flag_pie)
     return false;
   cgraph_node *node;
@@ -461,7 +469,7 @@ cce_override_gate (void *gate_status, void *)
   if (!current_pass || !current_pass->name)
     return;
   if (flag_wpa && current_pass->type == IPA_PASS)
-    mark_executable ();
+    mark_linker_output ();
   /* Once the program's visibility is known, before inlining.  */
   if (flag_wpa && current_pass->type == IPA_PASS
       && strcmp (current_pass->name, "inline") == 0)

@@ -13,6 +13,7 @@
 #   - an unknown --format.
 # A log with a torn record is no bad input: exit status 0 and one line
 # on standard error that says so.
+# A shared object whose source defines main must build and work.
 # The plugin on a compile without -flto must fail with a diagnostic naming
 # -flto.  And the plugin given an unknown argument (-fplugin-arg-cce-bogus=1),
 # or a bad value (-fplugin-arg-cce-fold=99), must fail the compilation with
@@ -216,18 +217,37 @@ else
 fi
 
 # The id in a register is for executables.  Known only at the link: lto-wrapper and the linker add their own lines
-# after the plugin's one.
+# after the plugin's one.  The same for a shared object whose source defines a public main, which the
+# plugin must not take for an executable (its default build links, and works: below).
 printf '#include <cce.h>\nvoid lib_f (void) { cce_log (1); }\n' >"$tmp/lib.c"
-cce_cc -O2 -fPIC -shared -fplugin-arg-cce-idreg "$tmp/lib.c" \
-  -o "$tmp/lib-badarg.so" >"$tmp/cerr.log" 2>&1
-st=$?
-if [ "$st" -ne 0 ] && ! grep -q "internal compiler error" "$tmp/cerr.log" &&
-   [ "$(grep -c 'cce:' "$tmp/cerr.log")" -eq 1 ] &&
-   grep 'cce:' "$tmp/cerr.log" | grep -q 'idreg.*shared'; then
-  ok "idreg in a shared object: $(grep 'cce:' "$tmp/cerr.log")"
+printf '#include <cce.h>\nvoid lib_f (void) { cce_log (1); }\nint main (void) { lib_f (); return 0; }\n' \
+  >"$tmp/libmain.c"
+for lib in lib libmain; do
+  cce_cc -O2 -fPIC -shared -fplugin-arg-cce-idreg "$tmp/$lib.c" \
+    -o "$tmp/$lib-badarg.so" >"$tmp/cerr.log" 2>&1
+  st=$?
+  if [ "$st" -ne 0 ] && ! grep -q "internal compiler error" "$tmp/cerr.log" &&
+     [ "$(grep -c 'cce:' "$tmp/cerr.log")" -eq 1 ] &&
+     grep 'cce:' "$tmp/cerr.log" | grep -q 'idreg.*shared'; then
+    ok "idreg in a shared object ($lib.c): $(grep 'cce:' "$tmp/cerr.log")"
+  else
+    bad "idreg in a shared object ($lib.c): exit status $st:"
+    head -n 20 "$tmp/cerr.log" | sed 's/^/    /'
+  fi
+done
+
+# A shared object that defines main, built by default, and a program that calls it.
+printf 'void lib_f (void);\nint main (void) { lib_f (); return 0; }\n' >"$tmp/uselib.c"
+if cce_cc -O2 -fPIC -shared "$tmp/libmain.c" -o "$tmp/libmain.so" >"$tmp/cerr.log" 2>&1 &&
+   cce_cc -O2 "$tmp/uselib.c" "$tmp/libmain.so" -Wl,-rpath,"$tmp" -o "$tmp/uselib" \
+     >>"$tmp/cerr.log" 2>&1 &&
+   CCE_LOG="$tmp/uselib.log" "$tmp/uselib" >>"$tmp/cerr.log" 2>&1 &&
+   "$CCE_DECODE" --format=records "$tmp/uselib" "$tmp/uselib.log" >"$tmp/uselib.txt" \
+     2>>"$tmp/cerr.log" && grep -q 'lib_f' "$tmp/uselib.txt"; then
+  ok "a shared object that defines main: $(head -n 1 "$tmp/uselib.txt")"
 else
-  bad "idreg in a shared object: exit status $st:"
-  head -n 20 "$tmp/cerr.log" | sed 's/^/    /'
+  bad "a shared object that defines main:"
+  cat "$tmp/uselib.txt" "$tmp/cerr.log" 2>/dev/null | head -n 20 | sed 's/^/    /'
 fi
 
 compile_error "plugin without -flto" -flto \
