@@ -390,6 +390,10 @@ cce_execute (void)
   /* With idreg, which entries get a second entry point: their callers'
      code depends on it.  */
   choose_stubs (c);
+  /* Under async, which calls' stores a restore may not precede
+     (chain_restores in instrument.cc, and the PC map).  */
+  if (cce_opts.async)
+    c.unstored = cce_unstored_calls (c.g);
 
   /* Step 3: sites are grouped by node in the order collected.  */
   for (size_t i = 0, j; i < c.sites.size (); i = j)

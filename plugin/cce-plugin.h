@@ -91,6 +91,8 @@ struct collector
   bool allocator_replaced = false;           /* the program defines malloc */
   bool foreign_pointers = false;             /* pointers called may be of
                                                 another cce module */
+  std::set<uint64_t> unstored;               /* under async:
+                                                cce_unstored_calls */
 };
 
 tree source_decl (tree fndecl);
@@ -150,12 +152,16 @@ bool self_tail_jump_p (gcall *call);
 #define CCE_ASM_IDREG_MARK "# cce: the id"
 #define CCE_ASM_IDREG "movq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
 #define CCE_ASM_IDREG_ADD "leaq %c1(%0), %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
+/* An addition value added to the register itself, and taken off it.  */
+#define CCE_ASM_IDREG_PLUS "addq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
+#define CCE_ASM_IDREG_MINUS "subq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
 /* ... and of its load, which the PC map takes for no store.  */
 #define CCE_ASM_IDREG_LOAD "movq %%" CCE_IDREG ", %0\t# cce: load the id"
 
 void instrument_function (collector &c, size_t first, size_t last);
 void instrument_entry (collector &c, cgraph_node *node);
 void keep_calls_out (tree decl);
+std::set<uint64_t> cce_unstored_calls (const struct cce_graph *g);
 
 /* Second entry points (stub.cc).  */
 void choose_stubs (const collector &c);

@@ -309,6 +309,27 @@ id_load (tree lhs, tree src)
   return a;
 }
 
+/* With idreg under async: the asm TEMPLATE (CCE_ASM_IDREG_PLUS or
+   CCE_ASM_IDREG_MINUS) that adds AV to the register or takes it off, in
+   place, as a store of the id.  */
+static gimple *
+id_shift (const char *templ, uint64_t av)
+{
+  vec<tree, va_gc> *inputs = NULL, *clobbers = NULL;
+  vec_safe_push (inputs,
+                 build_tree_list (build_tree_list (NULL_TREE,
+                                                   build_string (2, "re")),
+                                  build_int_cst (long_long_unsigned_type_node,
+                                                 av)));
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                            build_string (strlen (CCE_IDREG),
+                                                          CCE_IDREG)));
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (2, "cc")));
+  gasm *a = gimple_build_asm_vec (templ, inputs, NULL, clobbers, NULL);
+  gimple_asm_set_volatile (a, true);
+  return a;
+}
+
 /* Does node N of G take its id in the register (idreg): a node no code
    outside the program enters, or the body of one that has a stub
    (stub.cc).  */
@@ -337,6 +358,25 @@ static bool
 site_sets_own_id (const struct cce_graph *g, uint32_t sn)
 {
   return !cce_opts.idreg || site_reg_entered_p (g, sn);
+}
+
+/* With idreg under async, is site SN of G (call CALL) a direct call
+   with an addition value whose code adds it to the register before the
+   call and takes it off after (emit_direct), with no copy of the id: its
+   callee takes its id in the register and returns with the id it found,
+   as every function does under async but one that clobbers.  A value
+   wider than an immediate takes a register each way, which still costs
+   less than the copy's callee-saved register (lua5.4: fewer
+   instructions and less code than with the copy for those).  */
+static bool
+rel_site_p (const struct cce_graph *g, uint32_t sn, gimple *call)
+{
+  const struct cce_site *s = &g->sites[sn];
+  return cce_opts.idreg && cce_opts.async && call
+         && s->kind == CCE_SITE_DIRECT && s->av != 0
+         && !s->dead
+         && site_reg_entered_p (g, sn) && !cce_site_clobbers (g, sn)
+         && !(gimple_call_flags (call) & (ECF_RETURNS_TWICE | ECF_NORETURN));
 }
 
 /* Where a call at site SN of G stores the id its callee starts with:
@@ -1082,7 +1122,8 @@ store_callee_id (const site_code &sc, gimple_seq *seq, tree value)
 
 /* (2) A direct call with addition value 0: no code, but for the restore
    after a function that clobbers the id, where it is read again.
-   (3) Any other direct call: store id + av before, id after.  */
+   (3) Any other direct call: store id + av before, id after; with idreg
+   under async (rel_site_p) r15 += av before, r15 -= av after.  */
 static bool
 emit_direct (site_code &sc)
 {
@@ -1092,6 +1133,14 @@ emit_direct (site_code &sc)
       if (!sc.restore_id || !cce_site_clobbers (sc.g, sc.sn))
         return false;
       store_id (sc, &sc.after, sc.id);
+      return true;
+    }
+  if (rel_site_p (sc.g, sc.sn, sc.call))
+    {
+      gimple_seq_add_stmt (&sc.before, id_shift (CCE_ASM_IDREG_PLUS, s->av));
+      if (sc.restore_id)
+        gimple_seq_add_stmt (&sc.after, id_shift (CCE_ASM_IDREG_MINUS,
+                                                  s->av));
       return true;
     }
   tree sum = make_ssa_name (long_long_unsigned_type_node);
@@ -1361,6 +1410,20 @@ load_id_from_tls (gimple_seq *seq, tree id, bool pin)
   return outer;
 }
 
+/* Does the code of site SN of G (call STMT, with code) read the id as
+   the function loaded it (1): not a log or trace site (they read it where
+   they are), a free call of a function that does not clobber it, nor a
+   rel_site_p one.  */
+static bool
+site_uses_id (const struct cce_graph *g, uint32_t sn, gimple *stmt)
+{
+  const struct cce_site *s = &g->sites[sn];
+  return !(s->kind == CCE_SITE_LOG || s->kind == CCE_SITE_TRACE
+           || (s->kind == CCE_SITE_DIRECT && s->av == 0
+               && !cce_site_clobbers (g, sn))
+           || rel_site_p (g, sn, stmt));
+}
+
 /* (1) Load the id, and the ccStack top if needed, where they are first
    needed, and before anything could have changed them: the loads go to
    the nearest common dominator of the sites that use them and of the
@@ -1401,9 +1464,7 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
           if (!is_gimple_call (stmt)
               || (gimple_call_flags (stmt) & ECF_RETURNS_TWICE))
             at_entry = true;
-          if (s->kind == CCE_SITE_LOG || s->kind == CCE_SITE_TRACE
-              || (s->kind == CCE_SITE_DIRECT && s->av == 0
-                  && !cce_site_clobbers (g, fc.c.sites[i].site)))
+          if (!site_uses_id (g, fc.c.sites[i].site, stmt))
             continue;
           basic_block b = gimple_bb (stmt);
           load_bb = load_bb ? nearest_common_dominator (CDI_DOMINATORS,
@@ -1423,13 +1484,27 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
     }
   if (at_entry || load_bb == entry_bb || fc.tls_entry)
     load_bb = NULL;
+  /* Whether any code reads the id as loaded: not where every site with
+     code is a log, a free call or a rel_site_p one.  */
+  bool need_id = fc.tls_entry || !fc.pads.is_empty ();
+  for (size_t i = fc.first; i < fc.last && !need_id; i++)
+    {
+      gimple *stmt = fc.c.sites[i].stmt;
+      const struct cce_site *s = &g->sites[fc.c.sites[i].site];
+      need_id = stmt && site_has_code (s, stmt)
+                && (!is_gimple_call (stmt)
+                    || site_uses_id (g, fc.c.sites[i].site, stmt));
+    }
   tree u64 = long_long_unsigned_type_node;
   gimple_seq load_seq = NULL;
-  fc.id = make_ssa_name (u64);
-  if (fc.tls_entry)
-    fc.outer = load_id_from_tls (&load_seq, fc.id, pin);
-  else
-    gimple_seq_add_stmt (&load_seq, id_load (fc.id, own_id_ref (pin)));
+  if (need_id)
+    {
+      fc.id = make_ssa_name (u64);
+      if (fc.tls_entry)
+        fc.outer = load_id_from_tls (&load_seq, fc.id, pin);
+      else
+        gimple_seq_add_stmt (&load_seq, id_load (fc.id, own_id_ref (pin)));
+    }
   if (fc.stack_sites)
     {
       fc.top = make_ssa_name (u64);
@@ -1754,6 +1829,83 @@ self_tail_jumps (function_code &fc)
     }
 }
 
+/* Does site SN of G store its callee's id where the function's own id
+   is, just before its call, and restore it after (emit_direct): a direct
+   call with an addition value and code, of a callee that returns with
+   the id it found?  */
+static bool
+stored_direct_p (const struct cce_graph *g, uint32_t sn)
+{
+  const struct cce_site *s = &g->sites[sn];
+  return s->kind == CCE_SITE_DIRECT && s->av != 0 && !s->dead
+         && site_sets_own_id (g, sn) && !cce_site_clobbers (g, sn);
+}
+
+/* The pairs (NODE << 32 | CALLEE) of G where some call of node CALLEE in
+   node NODE is no stored_direct_p site: a guess, a fold, a free call.  */
+std::set<uint64_t>
+cce_unstored_calls (const struct cce_graph *g)
+{
+  std::set<uint64_t> out;
+  for (uint32_t sn = 0; sn < g->nsites; sn++)
+    {
+      const struct cce_site *s = &g->sites[sn];
+      if ((s->kind == CCE_SITE_DIRECT || s->kind == CCE_SITE_BACK)
+          && s->target != CCE_NONE && !stored_direct_p (g, sn))
+        out.insert ((uint64_t) s->node << 32 | s->target);
+    }
+  return out;
+}
+
+/* Under async: a restore after a call that the store for the next call
+   of the same block would overwrite, with nothing in between that can
+   read the id (no other call, no asm), is left out, where both calls are
+   stored_direct_p sites and every call of the second's callee in the
+   function is one.  Between the two the id is the first callee's, which
+   returns with the id it found (pcmap.cc, K_POST).  A store of the id
+   after a call, with a call of such a callee next, is then that call's:
+   its function has no other call of it that a restore could be for
+   (cce_unstored_calls), and pcmap.cc takes it so.  */
+static void
+chain_restores (function_code &fc)
+{
+  /* With idreg every such site is a rel_site_p one, whose store adds to
+     the register as the function left it.  */
+  if (cce_opts.idreg)
+    return;
+  const struct cce_graph *g = fc.c.g;
+  const std::set<uint64_t> &unstored = fc.c.unstored;
+  uint32_t self = fc.c.nodes[fc.node];
+  hash_map<gimple *, unsigned> site_of;
+  for (size_t i = fc.first; i < fc.last; i++)
+    if (fc.c.sites[i].stmt)
+      site_of.put (fc.c.sites[i].stmt, (unsigned) i);
+  auto stored = [&] (gimple *stmt, unsigned *k) {
+    return k && stored_direct_p (g, fc.c.sites[*k].site)
+           && !(gimple_call_flags (stmt) & (ECF_RETURNS_TWICE | ECF_NORETURN));
+  };
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      size_t prev = SIZE_MAX;   /* a stored site, nothing after it */
+      for (gimple_stmt_iterator it = gsi_start_bb (bb); !gsi_end_p (it);
+           gsi_next (&it))
+        {
+          gimple *stmt = gsi_stmt (it);
+          if (is_gimple_debug (stmt)
+              || (!is_gimple_call (stmt) && gimple_code (stmt) != GIMPLE_ASM))
+            continue;
+          unsigned *k = site_of.get (stmt);
+          bool st = stored (stmt, k);
+          if (st && prev != SIZE_MAX
+              && !unstored.count ((uint64_t) self << 32
+                                  | g->sites[fc.c.sites[*k].site].target))
+            fc.keep_id[prev - fc.first] = 0;
+          prev = st ? *k : SIZE_MAX;
+        }
+    }
+}
+
 /* Instrument the sites SITES[FIRST .. LAST) of one node.  */
 void
 instrument_function (collector &c, size_t first, size_t last)
@@ -1776,11 +1928,15 @@ instrument_function (collector &c, size_t first, size_t last)
     }
 
   /* Under async every restore stays (pcmap.cc follows them), but for
-     the self tail calls that may become loops.  */
+     the self tail calls that may become loops and a restore that the
+     next call's store overwrites at once.  */
   if (!cce_opts.async)
     plan_restores (c, first, last, fc.keep_id, fc.keep_top);
   else
-    self_tail_jumps (fc);
+    {
+      self_tail_jumps (fc);
+      chain_restores (fc);
+    }
   /* Free calls of functions that clobber the id are all the code there
      would be: needed only where something reads the id after one.  */
   for (size_t i = first; i < last && !fc.needed; i++)

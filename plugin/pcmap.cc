@@ -62,6 +62,7 @@ static struct
   bool valid;
   uint32_t key;
   std::map<tree, pc_node> nodes;
+  std::set<uint64_t> unstored;  /* collector's */
 } pcm;
 
 void
@@ -70,6 +71,7 @@ pcmap_note_graph (const collector &c)
   pcm.valid = true;
   pcm.key = c.key;
   pcm.nodes.clear ();
+  pcm.unstored = c.unstored;
   for (const auto &n : c.nodes)
     {
       const struct cce_node *node = &c.g->nodes[n.second];
@@ -341,6 +343,20 @@ deepest_levels_p (const pc_node *n)
   return async_p && n->clobbers && n->index != self_index;
 }
 
+/* Under async: is INSN, a store of the id after a call, the store for
+   the next call, whose restore chain_restores (instrument.cc) left out:
+   the next call on every path, with no other store in between, is of a
+   node whose every call in this function stores its id before it
+   (cce_unstored_calls).  A restore followed by such a call cannot be:
+   that call's own store would follow it.  */
+static bool
+chained_store_p (rtx_insn *insn)
+{
+  uint32_t callee = callee_of_store (insn);
+  return callee != CCE_PCMAP_NO_NODE && self_index != CCE_PCMAP_NO_NODE
+         && !pcm.unstored.count ((uint64_t) self_index << 32 | callee);
+}
+
 static pc_state
 step (pc_state s, rtx_insn *insn)
 {
@@ -405,6 +421,10 @@ step (pc_state s, rtx_insn *insn)
         }
       else if (s.kind == K_PUSHED)
         r = s;
+      /* A call out of the program (a libcall GCC made) after a call
+         whose restore was left out: it leaves the id alone.  */
+      else if (s.kind == K_POST && !node_of (fn))
+        r = s;
       else if (s.kind == K_OWN)
         {
           /* A call with no code around it: the callee returns with the
@@ -443,7 +463,8 @@ step (pc_state s, rtx_insn *insn)
         case K_OWN:
           return { K_PRE, callee_of_store (insn) };
         /* The first store of the id after a call.  Under async it is
-           the restore: every restore is kept, volatile, never merged.
+           the restore, volatile, never merged, but where the restore was
+           left out for the store of the next call (chained_store_p).
            Without async a restore may have been left out (nothing read
            the id before the next call stored it), so it is the restore
            or the next call's store, and either way the id is then one
@@ -453,6 +474,8 @@ step (pc_state s, rtx_insn *insn)
            return or asm read the id; the last three are no call of a
            node, and K_PRE then gives UNKNOWN).  */
         case K_POST:
+          return async_p && !chained_store_p (insn)
+                 ? S_OWN : pc_state { K_PRE, callee_of_store (insn) };
         case K_LOST_ID:
           return async_p ? S_OWN : pc_state { K_PRE, callee_of_store (insn) };
         /* Without async, a store after a store: the first was a restore

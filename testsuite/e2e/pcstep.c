@@ -2,7 +2,9 @@
    (pcstep.py): every kind of call site, so that the instructions around
    each are visited: direct calls with and without an addition value,
    inlined frames, recursion, calls through a pointer, a callback from the
-   C library, a longjmp.  */
+   C library, a longjmp, and two calls in a row whose callees are called
+   more often from elsewhere (under async the restore after the first
+   is left out: the second's store follows at once).  */
 #include <cce.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -67,6 +69,40 @@ jump_back (int n)
   jump_back (n - 1);
 }
 
+__attribute__ ((noinline)) static int
+step_a (int x)
+{
+  cce_log (2);
+  return x + 5;
+}
+
+__attribute__ ((noinline)) static int
+step_b (int x)
+{
+  sink = x;
+  return leaf (x) - 1;
+}
+
+/* step_a and step_b with addition values, one after the other.  */
+__attribute__ ((noinline)) int
+in_a_row (int x)
+{
+  int a = step_a (x);
+  sink = a;
+  int b = step_b (a);
+  return a + b;
+}
+
+/* The hottest calls of step_a and step_b: those with no code.  */
+__attribute__ ((noinline)) int
+in_a_loop (int n)
+{
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += step_a (i) + step_b (i);
+  return s;
+}
+
 int (*volatile pointer) (int) = second;
 
 /* A call through a pointer in a function without setjmp: one whose
@@ -82,6 +118,7 @@ main (void)
 {
   int v[5] = { 3, 1, 4, 2, 0 };
   int r = first (1) + second (2) + rec (3) + pointer (4) + via_pointer (5);
+  r += in_a_row (6) + in_a_loop (2);
   qsort (v, 5, sizeof *v, by_value);
   if (setjmp (env) == 0)
     jump_back (2);
