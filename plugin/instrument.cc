@@ -360,23 +360,39 @@ site_sets_own_id (const struct cce_graph *g, uint32_t sn)
   return !cce_opts.idreg || site_reg_entered_p (g, sn);
 }
 
-/* With idreg under async, is site SN of G (call CALL) a direct call
-   with an addition value whose code adds it to the register before the
-   call and takes it off after (emit_direct), with no copy of the id: its
-   callee takes its id in the register and returns with the id it found,
-   as every function does under async but one that clobbers.  A value
-   wider than an immediate takes a register each way, which still costs
-   less than the copy's callee-saved register (lua5.4: fewer
+/* Does site SN of G store its callee's id where the function's own id
+   is, just before its call, and restore it after (emit_direct): a direct
+   call with an addition value and code, of a callee that returns with
+   the id it found?  */
+static bool
+stored_direct_p (const struct cce_graph *g, uint32_t sn)
+{
+  const struct cce_site *s = &g->sites[sn];
+  return s->kind == CCE_SITE_DIRECT && s->av != 0 && !s->dead
+         && site_sets_own_id (g, sn) && !cce_site_clobbers (g, sn);
+}
+
+/* ... and does its call CALL return once, to the code after it?  */
+static bool
+stored_call_p (const struct cce_graph *g, uint32_t sn, gimple *call)
+{
+  return stored_direct_p (g, sn)
+         && !(gimple_call_flags (call) & (ECF_RETURNS_TWICE | ECF_NORETURN));
+}
+
+/* With idreg under async, is site SN of G (call CALL) one whose code adds
+   its addition value to the register before the call and takes it off
+   after (emit_direct), with no copy of the id: a stored_call_p site,
+   whose callee takes its id in the register and returns with the id it
+   found, as every function does under async but one that clobbers.  A
+   value wider than an immediate takes a register each way, which still
+   costs less than the copy's callee-saved register (lua5.4: fewer
    instructions and less code than with the copy for those).  */
 static bool
 rel_site_p (const struct cce_graph *g, uint32_t sn, gimple *call)
 {
-  const struct cce_site *s = &g->sites[sn];
   return cce_opts.idreg && cce_opts.async && call
-         && s->kind == CCE_SITE_DIRECT && s->av != 0
-         && !s->dead
-         && site_reg_entered_p (g, sn) && !cce_site_clobbers (g, sn)
-         && !(gimple_call_flags (call) & (ECF_RETURNS_TWICE | ECF_NORETURN));
+         && stored_call_p (g, sn, call);
 }
 
 /* Where a call at site SN of G stores the id its callee starts with:
@@ -960,6 +976,17 @@ site_effect (const struct cce_graph *g, const site_info &si, gcall *call)
   return e;
 }
 
+/* Fill SITE_OF with the call statements of SITES[FIRST .. LAST), each
+   mapped to its index less FIRST.  */
+static void
+map_sites (const collector &c, size_t first, size_t last,
+           hash_map<gimple *, unsigned> &site_of)
+{
+  for (size_t i = first; i < last; i++)
+    if (c.sites[i].stmt)
+      site_of.put (c.sites[i].stmt, (unsigned) (i - first));
+}
+
 /* (8) Restores that nothing reads are left out: after a call, the id (the
    top) is put back only if, on some path, something reads it before a site
    stores it again (cce_flow_live_after).  What reads them: a free call and
@@ -983,9 +1010,7 @@ plan_restores (collector &c, size_t first, size_t last,
   struct cce_graph *g = c.g;
   basic_block bb;
   hash_map<gimple *, unsigned> site_of;
-  for (size_t i = first; i < last; i++)
-    if (c.sites[i].stmt)
-      site_of.put (c.sites[i].stmt, (unsigned) (i - first));
+  map_sites (c, first, last, site_of);
   auto effect = [&] (gimple *stmt) -> uint8_t {
     if (gimple_code (stmt) == GIMPLE_ASM)
       return CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP;
@@ -1829,18 +1854,6 @@ self_tail_jumps (function_code &fc)
     }
 }
 
-/* Does site SN of G store its callee's id where the function's own id
-   is, just before its call, and restore it after (emit_direct): a direct
-   call with an addition value and code, of a callee that returns with
-   the id it found?  */
-static bool
-stored_direct_p (const struct cce_graph *g, uint32_t sn)
-{
-  const struct cce_site *s = &g->sites[sn];
-  return s->kind == CCE_SITE_DIRECT && s->av != 0 && !s->dead
-         && site_sets_own_id (g, sn) && !cce_site_clobbers (g, sn);
-}
-
 /* The pairs (NODE << 32 | CALLEE) of G where some call of node CALLEE in
    node NODE is no stored_direct_p site: a guess, a fold, a free call.  */
 std::set<uint64_t>
@@ -1877,17 +1890,11 @@ chain_restores (function_code &fc)
   const std::set<uint64_t> &unstored = fc.c.unstored;
   uint32_t self = fc.c.nodes[fc.node];
   hash_map<gimple *, unsigned> site_of;
-  for (size_t i = fc.first; i < fc.last; i++)
-    if (fc.c.sites[i].stmt)
-      site_of.put (fc.c.sites[i].stmt, (unsigned) i);
-  auto stored = [&] (gimple *stmt, unsigned *k) {
-    return k && stored_direct_p (g, fc.c.sites[*k].site)
-           && !(gimple_call_flags (stmt) & (ECF_RETURNS_TWICE | ECF_NORETURN));
-  };
+  map_sites (fc.c, fc.first, fc.last, site_of);
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     {
-      size_t prev = SIZE_MAX;   /* a stored site, nothing after it */
+      unsigned prev = UINT_MAX; /* a stored site, nothing after it */
       for (gimple_stmt_iterator it = gsi_start_bb (bb); !gsi_end_p (it);
            gsi_next (&it))
         {
@@ -1896,12 +1903,12 @@ chain_restores (function_code &fc)
               || (!is_gimple_call (stmt) && gimple_code (stmt) != GIMPLE_ASM))
             continue;
           unsigned *k = site_of.get (stmt);
-          bool st = stored (stmt, k);
-          if (st && prev != SIZE_MAX
-              && !unstored.count ((uint64_t) self << 32
-                                  | g->sites[fc.c.sites[*k].site].target))
-            fc.keep_id[prev - fc.first] = 0;
-          prev = st ? *k : SIZE_MAX;
+          uint32_t sn = k ? fc.c.sites[fc.first + *k].site : CCE_NONE;
+          bool st = k && stored_call_p (g, sn, stmt);
+          if (st && prev != UINT_MAX
+              && !unstored.count ((uint64_t) self << 32 | g->sites[sn].target))
+            fc.keep_id[prev] = 0;
+          prev = st ? *k : UINT_MAX;
         }
     }
 }
