@@ -152,9 +152,18 @@ bool self_tail_jump_p (gcall *call);
 #define CCE_ASM_IDREG_MARK "# cce: the id"
 #define CCE_ASM_IDREG "movq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
 #define CCE_ASM_IDREG_ADD "leaq %c1(%0), %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
+/* ... and an id times 2, 3, 5 or 9 plus a fold's value (the index scale
+   is the factor less one).  */
+#define CCE_ASM_IDREG_SCALE \
+  "leaq %c1(%0,%0,%c2), %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
 /* An addition value added to the register itself, and taken off it.  */
 #define CCE_ASM_IDREG_PLUS "addq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
 #define CCE_ASM_IDREG_MINUS "subq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
+/* The asms of a folded site's multiply-add (folded_id): they read and
+   write registers only, and the PC map takes them for no asm.  */
+#define CCE_ASM_FOLD_MARK "# cce: fold"
+#define CCE_ASM_FOLD_LEA "leaq %c2(%1,%1,%c3), %0\t" CCE_ASM_FOLD_MARK
+#define CCE_ASM_FOLD_COPY CCE_ASM_FOLD_MARK
 /* ... and of its load, which the PC map takes for no store.  */
 #define CCE_ASM_IDREG_LOAD "movq %%" CCE_IDREG ", %0\t# cce: load the id"
 

@@ -167,6 +167,14 @@ keep_call (const char *name, const std::string &setup, tree in, tree out,
   return a;
 }
 
+/* Is K a factor that an x86-64 lea applies to a register (the index
+   scale K - 1 added to the base)?  */
+static bool
+lea_factor_p (uint64_t k)
+{
+  return k == 2 || k == 3 || k == 5 || k == 9;
+}
+
 /* The cold push of a folded site: __cce_push (ID, WORD, ENTRY).  The
    keeping push takes WORD and ENTRY from a pair of words in .rodata whose
    address is in r10; REG: its callee takes its id in the register, which
@@ -274,9 +282,28 @@ id_store (tree dest, tree value)
       && tree_fits_uhwi_p (gimple_assign_rhs2 (def))
       && tree_to_uhwi (gimple_assign_rhs2 (def)) < ((uint64_t) 1 << 31))
     {
-      text = CCE_ASM_IDREG_ADD;
-      input ("r", gimple_assign_rhs1 (def));
-      input ("i", gimple_assign_rhs2 (def));
+      tree x = gimple_assign_rhs1 (def);
+      gimple *mul = TREE_CODE (x) == SSA_NAME ? SSA_NAME_DEF_STMT (x) : NULL;
+      uint64_t k = 0;
+      if (mul && is_gimple_assign (mul)
+          && gimple_assign_rhs_code (mul) == MULT_EXPR
+          && TREE_CODE (gimple_assign_rhs2 (mul)) == INTEGER_CST
+          && tree_fits_uhwi_p (gimple_assign_rhs2 (mul)))
+        k = tree_to_uhwi (gimple_assign_rhs2 (mul));
+      if (lea_factor_p (k))
+        {
+          /* A folded id (folded_id): one lea from the id itself.  */
+          text = CCE_ASM_IDREG_SCALE;
+          input ("r", gimple_assign_rhs1 (mul));
+          input ("i", gimple_assign_rhs2 (def));
+          input ("i", build_int_cst (long_long_unsigned_type_node, k - 1));
+        }
+      else
+        {
+          text = CCE_ASM_IDREG_ADD;
+          input ("r", x);
+          input ("i", gimple_assign_rhs2 (def));
+        }
     }
   else
     input ("rme", value);
@@ -723,6 +750,63 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
   return (unsigned) use.size ();
 }
 
+/* Append to SEQ the computation of ID * K + ADD, a folded site's id (K
+   above 1), and return it.  The folded sites of a function all multiply
+   its id by the same factor: computed plainly, GCC would multiply once,
+   ahead of the first site, and keep the product in a callee-saved
+   register across the calls in between (one more register saved and
+   restored on every entry of the function, the leaf paths included),
+   where each site's own multiply-add from the id, which the function
+   keeps anyway, is one instruction.  So GCC does not see the product:
+   with a factor and a value an lea can take, the whole value is one asm
+   (or, where STORE_ASM, the asm that stores it into the register,
+   id_store, takes the multiply-add apart itself); else the product is
+   of a copy of the id that an empty volatile asm makes.  */
+static tree
+folded_id (gimple_seq *seq, tree id, uint64_t k, uint64_t add, bool store_asm)
+{
+  tree u64 = long_long_unsigned_type_node;
+  tree fid = make_ssa_name (u64);
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+  auto operand = [] (vec<tree, va_gc> **v, const char *constraint, tree x) {
+    vec_safe_push (*v, build_tree_list (build_tree_list
+                                        (NULL_TREE,
+                                         build_string (strlen (constraint),
+                                                       constraint)), x));
+  };
+  bool lea = lea_factor_p (k) && add < ((uint64_t) 1 << 31);
+  if (lea && !store_asm)
+    {
+      operand (&outputs, "=r", fid);
+      operand (&inputs, "r", id);
+      operand (&inputs, "i", u64_cst (add));
+      operand (&inputs, "i", u64_cst (k - 1));
+      gasm *a = gimple_build_asm_vec (CCE_ASM_FOLD_LEA, inputs,
+                                      outputs, NULL, NULL);
+      SSA_NAME_DEF_STMT (fid) = a;
+      gimple_seq_add_stmt (seq, a);
+      return fid;
+    }
+  tree x = id;
+  if (!lea)
+    {
+      x = make_ssa_name (u64);
+      operand (&outputs, "=r", x);
+      operand (&inputs, "0", id);
+      gasm *a = gimple_build_asm_vec (CCE_ASM_FOLD_COPY, inputs, outputs,
+                                      NULL, NULL);
+      gimple_asm_set_volatile (a, true);
+      SSA_NAME_DEF_STMT (x) = a;
+      gimple_seq_add_stmt (seq, a);
+    }
+  tree scaled = make_ssa_name (u64);
+  gimple_seq_add_stmt (seq, gimple_build_assign (scaled, MULT_EXPR, x,
+                                                 u64_cst (k)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (fid, PLUS_EXPR, scaled,
+                                                 u64_cst (add)));
+  return fid;
+}
+
 /* Around the call STMT of back site SN folded into the id (cce-abi.h):
    the callee's id from ID before it, and on the cold path, where ID has
    reached the callee's fold limit, an out-of-line push before and pop
@@ -740,19 +824,19 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   /* T[ID] = ID * NFOLD + (NUMCC + FOLD): computed even above the limit,
      where it wraps and the push overwrites it.  */
   gimple_seq before = NULL;
-  tree scaled = id;
+  tree dest = callee_id_ref (g, sn, pin);
+  uint64_t add = t->numcc + s->fold;
+  tree fid;
   if (t->nfold != 1)
+    fid = folded_id (&before, id, t->nfold, add,
+                     dest == cce_rt[CCE_RT_IDREG] && cce_opts.async);
+  else
     {
-      scaled = make_ssa_name (u64);
-      gimple_seq_add_stmt (&before, gimple_build_assign (scaled, MULT_EXPR,
-                                                         id,
-                                                         u64_cst (t->nfold)));
+      fid = make_ssa_name (u64);
+      gimple_seq_add_stmt (&before, gimple_build_assign (fid, PLUS_EXPR, id,
+                                                         u64_cst (add)));
     }
-  tree fid = make_ssa_name (u64);
-  gimple_seq_add_stmt (&before, gimple_build_assign (fid, PLUS_EXPR, scaled,
-                                                     u64_cst (t->numcc
-                                                              + s->fold)));
-  gimple *store = id_store (callee_id_ref (g, sn, pin), fid);
+  gimple *store = id_store (dest, fid);
   gimple_set_location (store, loc);
   if (!cce_opts.async)
     gimple_seq_add_stmt (&before, store);

@@ -304,7 +304,8 @@ decl_symbol (tree decl)
   return s[0] == '*' ? s + 1 : s;
 }
 
-/* The template of an asm insn, or NULL.  */
+/* The template of an asm insn, or NULL: also for the asms of a folded
+   site's multiply-add, which touch registers only (CCE_ASM_FOLD_MARK).  */
 static const char *
 asm_template (rtx_insn *insn)
 {
@@ -312,7 +313,8 @@ asm_template (rtx_insn *insn)
   if (GET_CODE (pat) == ASM_INPUT)
     return XSTR (pat, 0);
   rtx op = extract_asm_operands (pat);
-  return op ? ASM_OPERANDS_TEMPLATE (op) : NULL;
+  const char *t = op ? ASM_OPERANDS_TEMPLATE (op) : NULL;
+  return t && strstr (t, CCE_ASM_FOLD_MARK) ? NULL : t;
 }
 
 /* ------------------------------------------------------------------ */
