@@ -634,6 +634,10 @@ mark_clobbers (struct cce_graph *g)
     }
 }
 
+/* The largest fold limit that a compare takes as an immediate (GCC
+   compares ID >= 2^31 with the constant in a register).  */
+#define FOLD_IMM_LIM ((UINT64_C (1) << 31) - 1)
+
 /* Steps 2 and 3 for fold limits of BASE[n] * 2^FOLD_BITS (0: no folding): the
    contexts of each node in topological order ORDER, overflow cuts, root
    values and addition values.  Starts over from the back edges of step 1
@@ -738,6 +742,13 @@ number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
             lim = room;
           else
             lim <<= bits;
+          /* A limit below 2^31 is an immediate operand of the
+             sites' compare (x86-64 sign-extends 32 bits); a 64-bit one
+             is a constant in a register, which GCC keeps in a
+             callee-saved one where a loop holds the site, or a copy of
+             the id and a shift.  Two bits fewer are worth that.  */
+          if (lim > FOLD_IMM_LIM && lim <= (FOLD_IMM_LIM + 1) << 2)
+            lim = FOLD_IMM_LIM;
           node->fold_lim = lim;
         }
 
