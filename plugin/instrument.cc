@@ -761,7 +761,10 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
    with a factor and a value an lea can take, the whole value is one asm
    (or, where STORE_ASM, the asm that stores it into the register,
    id_store, takes the multiply-add apart itself); else the product is
-   of a copy of the id that an empty volatile asm makes.  */
+   of a copy of the id that an empty asm makes.  Both asms are volatile,
+   so that GCC does not hoist them out of a loop either, into registers
+   saved on every entry (jq's block_count_refs, whose two folded sites
+   are in a loop, would keep both values).  */
 static tree
 folded_id (gimple_seq *seq, tree id, uint64_t k, uint64_t add, bool store_asm)
 {
@@ -783,6 +786,7 @@ folded_id (gimple_seq *seq, tree id, uint64_t k, uint64_t add, bool store_asm)
       operand (&inputs, "i", u64_cst (k - 1));
       gasm *a = gimple_build_asm_vec (CCE_ASM_FOLD_LEA, inputs,
                                       outputs, NULL, NULL);
+      gimple_asm_set_volatile (a, true);
       SSA_NAME_DEF_STMT (fid) = a;
       gimple_seq_add_stmt (seq, a);
       return fid;
