@@ -6,8 +6,9 @@
    malloc_usable_size.  It is linked ahead of the C library, so these are
    the program's (and the C library's own calls of them: strdup, getline,
    fopen... go through them too); each forwards to the C library's
-   allocator (__libc_malloc...).  Without CCE_HEAP, that is all they do,
-   after one test of a flag.
+   allocator (__libc_malloc...).  Without CCE_HEAP, that is all they do:
+   malloc, free, calloc and realloc in one jump through a pointer, the
+   others after one test of a flag.
 
    The context of an allocation is that of the program's call: a PC word
    (cce-format.h) of the return address with CCE_PC_CALLER, with the
@@ -742,30 +743,28 @@ cce_heap_realloc (void *p, size_t n, void *ra)
 
 #define CCE_RA __builtin_return_address (0)
 
-CCE_EXPORT void *
-malloc (size_t n)
+/* The profiling versions of the four most frequent entry points.  Each
+   is entered by a jump from the entry point, so that CCE_RA is the
+   program's return address (where the compiler made no tail call, it is
+   one in libcce, and the runtime unwinds to the program's).  */
+static void *
+cce_heap_malloc (size_t n)
 {
-  if (likely (!cce_heap_on))
-    return __libc_malloc (n);
   return cce_heap_alloc (n, 0, 0, CCE_RA);
 }
 
-CCE_EXPORT void
-free (void *p)
+static void
+cce_heap_free_or_null (void *p)
 {
-  if (likely (!cce_heap_on) || !p)
-    {
-      __libc_free (p);
-      return;
-    }
-  cce_heap_free (p);
+  if (!p)
+    __libc_free (p);
+  else
+    cce_heap_free (p);
 }
 
-CCE_EXPORT void *
-calloc (size_t n, size_t size)
+static void *
+cce_heap_calloc (size_t n, size_t size)
 {
-  if (likely (!cce_heap_on))
-    return __libc_calloc (n, size);
   size_t bytes;
   if (__builtin_mul_overflow (n, size, &bytes))
     {
@@ -775,12 +774,46 @@ calloc (size_t n, size_t size)
   return cce_heap_alloc (bytes, 0, 1, CCE_RA);
 }
 
+static void *
+cce_heap_realloc_at (void *p, size_t n)
+{
+  return cce_heap_realloc (p, n, CCE_RA);
+}
+
+/* Where malloc, free, calloc and realloc go: the C library's allocator,
+   and the versions above once CCE_HEAP turns the profile on
+   (cce_heap_init, at load time, before any thread).  Each entry point
+   is one indirect jump, as a call of the C library's through its PLT
+   entry would be, with no test of cce_heap_on: the programs that
+   allocate most pay nothing more than that while the heap is not
+   profiled.  */
+static void *(*cce_malloc_fn) (size_t) = __libc_malloc;
+static void (*cce_free_fn) (void *) = __libc_free;
+static void *(*cce_calloc_fn) (size_t, size_t) = __libc_calloc;
+static void *(*cce_realloc_fn) (void *, size_t) = __libc_realloc;
+
+CCE_EXPORT void *
+malloc (size_t n)
+{
+  return cce_malloc_fn (n);
+}
+
+CCE_EXPORT void
+free (void *p)
+{
+  cce_free_fn (p);
+}
+
+CCE_EXPORT void *
+calloc (size_t n, size_t size)
+{
+  return cce_calloc_fn (n, size);
+}
+
 CCE_EXPORT void *
 realloc (void *p, size_t n)
 {
-  if (likely (!cce_heap_on))
-    return __libc_realloc (p, n);
-  return cce_heap_realloc (p, n, CCE_RA);
+  return cce_realloc_fn (p, n);
 }
 
 CCE_EXPORT void *
@@ -963,6 +996,10 @@ cce_heap_init (void)
                   cce_heap_fork_child);
   cce_barrier ();
   cce_heap_on = 1;
+  cce_malloc_fn = cce_heap_malloc;
+  cce_free_fn = cce_heap_free_or_null;
+  cce_calloc_fn = cce_heap_calloc;
+  cce_realloc_fn = cce_heap_realloc_at;
 }
 
 #endif /* PIC */
