@@ -786,34 +786,46 @@ cce_heap_realloc_at (void *p, size_t n)
    is one indirect jump, as a call of the C library's through its PLT
    entry would be, with no test of cce_heap_on: the programs that
    allocate most pay nothing more than that while the heap is not
-   profiled.  */
-static void *(*cce_malloc_fn) (size_t) = __libc_malloc;
-static void (*cce_free_fn) (void *) = __libc_free;
-static void *(*cce_calloc_fn) (size_t, size_t) = __libc_calloc;
-static void *(*cce_realloc_fn) (void *, size_t) = __libc_realloc;
+   profiled.  The pointers have a page of their own, read-only once
+   cce_heap_init has set them: what every allocation jumps through does
+   not stay writable.  */
+#define CCE_ALLOC_PAGE 4096
+static union
+{
+  struct
+  {
+    void *(*malloc) (size_t);
+    void (*free) (void *);
+    void *(*calloc) (size_t, size_t);
+    void *(*realloc) (void *, size_t);
+  } fn;
+  char page[CCE_ALLOC_PAGE];
+} cce_alloc __attribute__ ((aligned (CCE_ALLOC_PAGE))) = {
+  { __libc_malloc, __libc_free, __libc_calloc, __libc_realloc }
+};
 
 CCE_EXPORT void *
 malloc (size_t n)
 {
-  return cce_malloc_fn (n);
+  return cce_alloc.fn.malloc (n);
 }
 
 CCE_EXPORT void
 free (void *p)
 {
-  cce_free_fn (p);
+  cce_alloc.fn.free (p);
 }
 
 CCE_EXPORT void *
 calloc (size_t n, size_t size)
 {
-  return cce_calloc_fn (n, size);
+  return cce_alloc.fn.calloc (n, size);
 }
 
 CCE_EXPORT void *
 realloc (void *p, size_t n)
 {
-  return cce_realloc_fn (p, n);
+  return cce_alloc.fn.realloc (p, n);
 }
 
 CCE_EXPORT void *
@@ -966,18 +978,18 @@ cce_heap_thread_exit (struct cce_thread *t)
   pthread_mutex_unlock (&cce_heap_lock);
 }
 
-/* CCE_HEAP and CCE_HEAP_SAMPLE, at load time.  */
-void
-cce_heap_init (void)
+/* CCE_HEAP and CCE_HEAP_SAMPLE: does the heap profile go on?  */
+static int
+cce_heap_wanted (void)
 {
   const char *env = cce_getenv ("CCE_HEAP");
   if (!env || !*env || strcmp (env, "0") == 0)
-    return;
+    return 0;
   if (strcmp (env, "1") != 0)
     {
       cce_complain ("CCE_HEAP is not 0 or 1; the heap is not profiled",
                     NULL, 0);
-      return;
+      return 0;
     }
   env = cce_getenv ("CCE_HEAP_SAMPLE");
   if (env && *env)
@@ -992,14 +1004,26 @@ cce_heap_init (void)
       else
         cce_heap_interval = (uint32_t) n;
     }
-  pthread_atfork (cce_heap_fork_prepare, cce_heap_fork_parent,
-                  cce_heap_fork_child);
-  cce_barrier ();
-  cce_heap_on = 1;
-  cce_malloc_fn = cce_heap_malloc;
-  cce_free_fn = cce_heap_free_or_null;
-  cce_calloc_fn = cce_heap_calloc;
-  cce_realloc_fn = cce_heap_realloc_at;
+  return 1;
+}
+
+/* At load time.  */
+void
+cce_heap_init (void)
+{
+  if (cce_heap_wanted ())
+    {
+      pthread_atfork (cce_heap_fork_prepare, cce_heap_fork_parent,
+                      cce_heap_fork_child);
+      cce_barrier ();
+      cce_heap_on = 1;
+      cce_alloc.fn.malloc = cce_heap_malloc;
+      cce_alloc.fn.free = cce_heap_free_or_null;
+      cce_alloc.fn.calloc = cce_heap_calloc;
+      cce_alloc.fn.realloc = cce_heap_realloc_at;
+    }
+  if (getpagesize () == CCE_ALLOC_PAGE)
+    mprotect (&cce_alloc, sizeof cce_alloc, PROT_READ);
 }
 
 #endif /* PIC */
