@@ -1093,6 +1093,7 @@ map_sites (const collector &c, size_t first, size_t last,
    SITES[FIRST .. LAST) (index I - FIRST).  In cfun.  */
 static void
 plan_restores (collector &c, size_t first, size_t last,
+               const std::vector<char> &local,
                std::vector<char> &keep_id, std::vector<char> &keep_top)
 {
   struct cce_graph *g = c.g;
@@ -1112,7 +1113,10 @@ plan_restores (collector &c, size_t first, size_t last,
         return fn && is_runtime (fn) ? CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP
                                      : 0;
       }
-    return site_effect (g, c.sites[first + *k], call);
+    /* A site that reads the id and top where it is (mark_local_sites)
+       reads both before it writes.  */
+    return site_effect (g, c.sites[first + *k], call)
+           | (local[*k] ? CCE_FLOW_USE_ID | CCE_FLOW_USE_TOP : 0);
   };
   std::vector<uint32_t> index (last_basic_block_for_fn (cfun), CCE_NONE);
   std::vector<uint32_t> ev_start, succ_start, succ;
@@ -1460,6 +1464,7 @@ struct function_code
   bool stack_sites;             /* code that uses the top */
   auto_vec<basic_block> pads;   /* landing pads (6) */
   std::vector<char> keep_id, keep_top;   /* plan_restores */
+  std::vector<char> local;      /* mark_local_sites */
   bool reentry;                 /* self tail calls that may become jumps
                                    to the top (self_tail_jumps) */
   tree id, top;                 /* the id and top, as loaded (1) */
@@ -1472,7 +1477,7 @@ struct function_code
     : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
       needed (false), clobber_sites (false), stack_sites (false),
       keep_id (last_ - first_, 1), keep_top (last_ - first_, 1),
-      reentry (false), id (NULL_TREE), top (NULL_TREE), tls_entry (false),
+      local (last_ - first_, 0), reentry (false), id (NULL_TREE), top (NULL_TREE), tls_entry (false),
       outer (NULL_TREE)
   {
   }
@@ -1537,6 +1542,79 @@ site_uses_id (const struct cce_graph *g, uint32_t sn, gimple *stmt)
            || rel_site_p (g, sn, stmt));
 }
 
+/* Must the loads of cfun's id and top stay at its entry, volatile: where
+   a call is noreturn or a resx ends a block (place_loads).  */
+static bool
+loads_pinned_p (void)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      if ((is_gimple_call (gsi_stmt (gsi))
+           && gimple_call_noreturn_p (gsi_stmt (gsi)))
+          || gimple_code (gsi_stmt (gsi)) == GIMPLE_RESX)
+        return true;
+  return false;
+}
+
+/* Sites in cold blocks read the id and the top where they are, as log
+   sites do, instead of the copies the function loads (1): a cold call
+   (an error message, a verbose trace) would otherwise hold the loads
+   at a dominator on the hot path, with a saved register for each copy.
+   A cold block runs less than half as often as the function's entry
+   (GCC's estimate or the profile), and is in no loop (where the
+   function's copies are loaded once, outside).  Only a direct site with an addition
+   value (not an in-place one) and a ccStack site whose push is plain or
+   inline, with no guesses: their code uses the id and the top at the
+   call alone.  Not where the loads stay at the entry anyway (landing
+   pads, an ENTRY node with idreg, pinned loads).  The id and the top
+   there are the function's own: every restore before such a site is
+   kept (plan_restores counts it as a read of both; chain_restores does
+   not leave out the one before it).  Sets FC's local, and recounts
+   stack_sites without them.  In cfun.  */
+static void
+mark_local_sites (function_code &fc)
+{
+  const struct cce_graph *g = fc.c.g;
+  if (fc.tls_entry || !fc.pads.is_empty () || loads_pinned_p ())
+    return;
+  profile_count entry = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun))->count;
+  if (!entry.initialized_p () || !entry.nonzero_p ())
+    return;
+  bool any = false;
+  for (size_t i = fc.first; i < fc.last; i++)
+    {
+      const site_info &si = fc.c.sites[i];
+      gcall *call = si.stmt ? dyn_cast<gcall *> (si.stmt) : NULL;
+      const struct cce_site *s = &g->sites[si.site];
+      if (!call || !site_has_code (s, call)
+          || (gimple_call_flags (call) & ECF_RETURNS_TWICE)
+          || gimple_call_noreturn_p (call))
+        continue;
+      bool simple = s->kind == CCE_SITE_DIRECT
+                    ? s->av != 0 && !rel_site_p (g, si.site, call)
+                    : cce_kind_on_stack (s->kind) && !folds (s, call)
+                      && !guesses_taken_p (g, si, call);
+      basic_block b = gimple_bb (call);
+      profile_count n = b->count;
+      if (simple && n.initialized_p () && n.apply_scale (2, 1) < entry
+          && !(current_loops && bb_loop_depth (b) > 0))
+        fc.local[i - fc.first] = any = true;
+    }
+  if (!any)
+    return;
+  fc.stack_sites = false;
+  for (size_t i = fc.first; i < fc.last; i++)
+    {
+      const site_info &si = fc.c.sites[i];
+      const struct cce_site *s = &g->sites[si.site];
+      if (!fc.local[i - fc.first] && site_has_code (s, si.stmt)
+          && cce_kind_on_stack (s->kind) && !folds (s, si.stmt))
+        fc.stack_sites = true;
+    }
+}
+
 /* (1) Load the id, and the ccStack top if needed, where they are first
    needed, and before anything could have changed them: the loads go to
    the nearest common dominator of the sites that use them and of the
@@ -1553,15 +1631,7 @@ static void
 place_loads (function_code &fc, gimple_seq *entry_seq)
 {
   const struct cce_graph *g = fc.c.g;
-  basic_block bb;
-  bool pin = false;
-  FOR_EACH_BB_FN (bb, cfun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
-         !gsi_end_p (gsi) && !pin; gsi_next (&gsi))
-      if ((is_gimple_call (gsi_stmt (gsi))
-           && gimple_call_noreturn_p (gsi_stmt (gsi)))
-          || gimple_code (gsi_stmt (gsi)) == GIMPLE_RESX)
-        pin = true;
+  bool pin = loads_pinned_p ();
   basic_block entry_bb = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun));
   basic_block load_bb = NULL;
   bool at_entry = pin || !fc.pads.is_empty ();
@@ -1577,7 +1647,8 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
           if (!is_gimple_call (stmt)
               || (gimple_call_flags (stmt) & ECF_RETURNS_TWICE))
             at_entry = true;
-          if (!site_uses_id (g, fc.c.sites[i].site, stmt))
+          if (!site_uses_id (g, fc.c.sites[i].site, stmt)
+              || fc.local[i - fc.first])
             continue;
           basic_block b = gimple_bb (stmt);
           load_bb = load_bb ? nearest_common_dominator (CDI_DOMINATORS,
@@ -1604,7 +1675,7 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
     {
       gimple *stmt = fc.c.sites[i].stmt;
       const struct cce_site *s = &g->sites[fc.c.sites[i].site];
-      need_id = stmt && site_has_code (s, stmt)
+      need_id = stmt && site_has_code (s, stmt) && !fc.local[i - fc.first]
                 && (!is_gimple_call (stmt)
                     || site_uses_id (g, fc.c.sites[i].site, stmt));
     }
@@ -1681,8 +1752,25 @@ emit_sites (function_code &fc)
       gcall *call = as_a<gcall *> (si.stmt);
       if (!site_has_code (&fc.c.g->sites[si.site], call))
         continue;
+      tree id = fc.id, top = fc.top;
+      if (fc.local[i - fc.first])
+        {
+          /* mark_local_sites: the id and top, read right before.  */
+          gimple_stmt_iterator at = gsi_for_stmt (call);
+          id = make_ssa_name (long_long_unsigned_type_node);
+          gimple *l = id_load (id, own_id_ref (false));
+          gimple_set_location (l, gimple_location (call));
+          gsi_insert_before (&at, l, GSI_SAME_STMT);
+          if (cce_kind_on_stack (fc.c.g->sites[si.site].kind))
+            {
+              top = make_ssa_name (long_long_unsigned_type_node);
+              l = gimple_build_assign (top, tls_ref (CCE_TLS_TOP, false));
+              gimple_set_location (l, gimple_location (call));
+              gsi_insert_before (&at, l, GSI_SAME_STMT);
+            }
+        }
       site_code sc = { fc.c.g, &si, call, si.site,
-                       CCE_SITE_WORD (fc.c.key, si.site), fc.id, fc.top,
+                       CCE_SITE_WORD (fc.c.key, si.site), id, top,
                        fc.keep_id[i - fc.first] != 0,
                        fc.keep_top[i - fc.first] != 0,
                        pin_stores_p (call) || cce_opts.async,
@@ -1992,7 +2080,8 @@ chain_restores (function_code &fc)
             continue;
           unsigned *k = site_of.get (stmt);
           uint32_t sn = k ? fc.c.sites[fc.first + *k].site : CCE_NONE;
-          bool st = k && stored_call_p (g, sn, stmt);
+          bool st = k && stored_call_p (g, sn, stmt)
+                    && !fc.local[*k];
           if (st && prev != UINT_MAX
               && !unstored.count ((uint64_t) self << 32 | g->sites[sn].target))
             fc.keep_id[prev] = 0;
@@ -2016,6 +2105,7 @@ instrument_function (collector &c, size_t first, size_t last)
   push_cfun (DECL_STRUCT_FUNCTION (fc.node->decl));
   survey_sites (fc);
   fc.tls_entry = tls_entry_p (fc);
+  mark_local_sites (fc);
   if (!fc.needed && !fc.clobber_sites && !fc.tls_entry)
     {
       pop_cfun ();
@@ -2026,7 +2116,7 @@ instrument_function (collector &c, size_t first, size_t last)
      the self tail calls that may become loops and a restore that the
      next call's store overwrites at once.  */
   if (!cce_opts.async)
-    plan_restores (c, first, last, fc.keep_id, fc.keep_top);
+    plan_restores (c, first, last, fc.local, fc.keep_id, fc.keep_top);
   else
     {
       self_tail_jumps (fc);
