@@ -1571,8 +1571,11 @@ loads_pinned_p (void)
    pads, an ENTRY node with idreg, pinned loads).  The id and the top
    there are the function's own: every restore before such a site is
    kept (plan_restores counts it as a read of both; chain_restores does
-   not leave out the one before it).  Sets FC's local, and recounts
-   stack_sites without them.  In cfun.  */
+   not leave out the one before it).  And since such a site may come
+   before the loads of the copies on a path, its own restores are all
+   kept (instrument_function), so that the loads find the function's id
+   and top.  Sets FC's local, and recounts stack_sites without them.  In
+   cfun.  */
 static void
 mark_local_sites (function_code &fc)
 {
@@ -2122,6 +2125,11 @@ instrument_function (collector &c, size_t first, size_t last)
       self_tail_jumps (fc);
       chain_restores (fc);
     }
+  /* A site that reads the id and top where it is may come before the
+     function's loads of its copies (1) on a path: it puts both back.  */
+  for (size_t i = 0; i < fc.local.size (); i++)
+    if (fc.local[i])
+      fc.keep_id[i] = fc.keep_top[i] = 1;
   /* Free calls of functions that clobber the id are all the code there
      would be: needed only where something reads the id after one.  */
   for (size_t i = first; i < last && !fc.needed; i++)
