@@ -766,7 +766,8 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
    saved on every entry (jq's block_count_refs, whose two folded sites
    are in a loop, would keep both values).  */
 static tree
-folded_id (gimple_seq *seq, tree id, uint64_t k, uint64_t add, bool store_asm)
+folded_id (gimple_seq *seq, tree id, uint64_t k, uint64_t add,
+           bool store_asm)
 {
   tree u64 = long_long_unsigned_type_node;
   tree fid = make_ssa_name (u64);
@@ -1477,8 +1478,8 @@ struct function_code
     : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
       needed (false), clobber_sites (false), stack_sites (false),
       keep_id (last_ - first_, 1), keep_top (last_ - first_, 1),
-      local (last_ - first_, 0), reentry (false), id (NULL_TREE), top (NULL_TREE), tls_entry (false),
-      outer (NULL_TREE)
+      local (last_ - first_, 0), reentry (false), id (NULL_TREE),
+      top (NULL_TREE), tls_entry (false), outer (NULL_TREE)
   {
   }
 };
@@ -1564,18 +1565,18 @@ loads_pinned_p (void)
    at a dominator on the hot path, with a saved register for each copy.
    A cold block runs less than half as often as the function's entry
    (GCC's estimate or the profile), and is in no loop (where the
-   function's copies are loaded once, outside).  Only a direct site with an addition
-   value (not an in-place one) and a ccStack site whose push is plain or
-   inline, with no guesses: their code uses the id and the top at the
-   call alone.  Not where the loads stay at the entry anyway (landing
-   pads, an ENTRY node with idreg, pinned loads).  The id and the top
-   there are the function's own: every restore before such a site is
-   kept (plan_restores counts it as a read of both; chain_restores does
-   not leave out the one before it).  And since such a site may come
-   before the loads of the copies on a path, its own restores are all
-   kept (instrument_function), so that the loads find the function's id
-   and top.  Sets FC's local, and recounts stack_sites without them.  In
-   cfun.  */
+   function's copies are loaded once, outside).  Only a direct site with
+   an addition value (not an in-place one) and a ccStack site whose push
+   is plain or inline, with no guesses: their code uses the id and the
+   top at the call alone.  Not where the loads stay at the entry anyway
+   (landing pads, an ENTRY node with idreg, pinned loads).  The id and
+   the top there are the function's own: every restore before such a
+   site is kept (plan_restores counts it as a read of both;
+   chain_restores does not leave out the one before it).  And since such
+   a site may come before the loads of the copies on a path, its own
+   restores are all kept (instrument_function), so that the loads find
+   the function's id and top.  Sets FC's local, and recounts stack_sites
+   without them.  In cfun.  */
 static void
 mark_local_sites (function_code &fc)
 {
@@ -2083,8 +2084,7 @@ chain_restores (function_code &fc)
             continue;
           unsigned *k = site_of.get (stmt);
           uint32_t sn = k ? fc.c.sites[fc.first + *k].site : CCE_NONE;
-          bool st = k && stored_call_p (g, sn, stmt)
-                    && !fc.local[*k];
+          bool st = k && stored_call_p (g, sn, stmt) && !fc.local[*k];
           if (st && prev != UINT_MAX
               && !unstored.count ((uint64_t) self << 32 | g->sites[sn].target))
             fc.keep_id[prev] = 0;
