@@ -1466,6 +1466,7 @@ struct function_code
   auto_vec<basic_block> pads;   /* landing pads (6) */
   std::vector<char> keep_id, keep_top;   /* plan_restores */
   std::vector<char> local;      /* mark_local_sites */
+  bool pinned;                  /* loads_pinned_p */
   bool reentry;                 /* self tail calls that may become jumps
                                    to the top (self_tail_jumps) */
   tree id, top;                 /* the id and top, as loaded (1) */
@@ -1478,14 +1479,31 @@ struct function_code
     : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
       needed (false), clobber_sites (false), stack_sites (false),
       keep_id (last_ - first_, 1), keep_top (last_ - first_, 1),
-      local (last_ - first_, 0), reentry (false), id (NULL_TREE),
-      top (NULL_TREE), tls_entry (false), outer (NULL_TREE)
+      local (last_ - first_, 0), pinned (false), reentry (false),
+      id (NULL_TREE), top (NULL_TREE), tls_entry (false),
+      outer (NULL_TREE)
   {
   }
 };
 
+/* Must the loads of FN's id and top stay at its entry, volatile: where
+   a call is noreturn or a resx ends a block (place_loads).  */
+static bool
+loads_pinned_p (function *fn)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fn)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      if ((is_gimple_call (gsi_stmt (gsi))
+           && gimple_call_noreturn_p (gsi_stmt (gsi)))
+          || gimple_code (gsi_stmt (gsi)) == GIMPLE_RESX)
+        return true;
+  return false;
+}
+
 /* What the sites of FC need, before restores are planned: FC's needed,
-   clobber_sites, stack_sites and pads.  */
+   clobber_sites, stack_sites, pads and pinned.  */
 static void
 survey_sites (function_code &fc)
 {
@@ -1513,6 +1531,7 @@ survey_sites (function_code &fc)
       fc.pads.safe_push (bb);
   if (!fc.pads.is_empty ())
     fc.needed = fc.stack_sites = true;
+  fc.pinned = loads_pinned_p (DECL_STRUCT_FUNCTION (fc.node->decl));
 }
 
 /* (9) With idreg, the start of a function that code outside the program
@@ -1543,22 +1562,6 @@ site_uses_id (const struct cce_graph *g, uint32_t sn, gimple *stmt)
            || rel_site_p (g, sn, stmt));
 }
 
-/* Must the loads of cfun's id and top stay at its entry, volatile: where
-   a call is noreturn or a resx ends a block (place_loads).  */
-static bool
-loads_pinned_p (void)
-{
-  basic_block bb;
-  FOR_EACH_BB_FN (bb, cfun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-         gsi_next (&gsi))
-      if ((is_gimple_call (gsi_stmt (gsi))
-           && gimple_call_noreturn_p (gsi_stmt (gsi)))
-          || gimple_code (gsi_stmt (gsi)) == GIMPLE_RESX)
-        return true;
-  return false;
-}
-
 /* Sites in cold blocks read the id and the top where they are, as log
    sites do, instead of the copies the function loads (1): a cold call
    (an error message, a verbose trace) would otherwise hold the loads
@@ -1581,7 +1584,7 @@ static void
 mark_local_sites (function_code &fc)
 {
   const struct cce_graph *g = fc.c.g;
-  if (fc.tls_entry || !fc.pads.is_empty () || loads_pinned_p ())
+  if (fc.tls_entry || !fc.pads.is_empty () || fc.pinned)
     return;
   profile_count entry = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun))->count;
   if (!entry.initialized_p () || !entry.nonzero_p ())
@@ -1635,7 +1638,7 @@ static void
 place_loads (function_code &fc, gimple_seq *entry_seq)
 {
   const struct cce_graph *g = fc.c.g;
-  bool pin = loads_pinned_p ();
+  bool pin = fc.pinned;
   basic_block entry_bb = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun));
   basic_block load_bb = NULL;
   bool at_entry = pin || !fc.pads.is_empty ();

@@ -756,9 +756,7 @@ cce_heap_malloc (size_t n)
 static void
 cce_heap_free_or_null (void *p)
 {
-  if (!p)
-    __libc_free (p);
-  else
+  if (p)
     cce_heap_free (p);
 }
 
