@@ -1195,6 +1195,38 @@ bb_on_cycle (basic_block bb)
   return false;
 }
 
+/* Where loads for a block BB in a loop can go, outside every loop: the
+   one edge that enters BB's outermost loop from outside, when that edge
+   is in no cycle and runs no more often than the entry (ENTRY_COUNT),
+   else NULL.  Climbing the dominators out of the loop instead stops at
+   the loop's header's dominator, which may be far above a loop that
+   only a rare branch enters (jq's jvp_array_free frees its elements in
+   a loop when the count drops to 0, else returns).  */
+static edge
+loop_entry_edge (basic_block bb, profile_count entry_count)
+{
+  if (!current_loops || bb_loop_depth (bb) == 0)
+    return NULL;
+  class loop *l = bb->loop_father;
+  while (loop_depth (l) > 1)
+    l = loop_outer (l);
+  edge in = NULL, e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, l->header->preds)
+    if (!flow_bb_inside_loop_p (l, e->src))
+      {
+        if (in)
+          return NULL;
+        in = e;
+      }
+  if (!in || (in->flags & (EDGE_ABNORMAL | EDGE_EH))
+      || bb_loop_depth (in->src) > 0
+      || !in->count ().initialized_p () || !entry_count.initialized_p ()
+      || entry_count < in->count () || bb_on_cycle (in->src))
+    return NULL;
+  return in;
+}
+
 /* Does the code around CALL need volatile stores of the id?  Where GCC
    knows the callee as a built-in (the program's own malloc, free,
    memcpy...): GCC assumes such a call reads no memory of ours, and would
@@ -1487,7 +1519,7 @@ struct function_code
 };
 
 /* Must the loads of FN's id and top stay at its entry, volatile: where
-   a call is noreturn or a resx ends a block (place_loads).  */
+   a resx ends a block (place_loads).  */
 static bool
 loads_pinned_p (function *fn)
 {
@@ -1495,9 +1527,7 @@ loads_pinned_p (function *fn)
   FOR_EACH_BB_FN (bb, fn)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
-      if ((is_gimple_call (gsi_stmt (gsi))
-           && gimple_call_noreturn_p (gsi_stmt (gsi)))
-          || gimple_code (gsi_stmt (gsi)) == GIMPLE_RESX)
+      if (gimple_code (gsi_stmt (gsi)) == GIMPLE_RESX)
         return true;
   return false;
 }
@@ -1562,6 +1592,9 @@ site_uses_id (const struct cce_graph *g, uint32_t sn, gimple *stmt)
            || rel_site_p (g, sn, stmt));
 }
 
+static bool tail_position_p (gcall *call);
+static bool returns_call_value_p (gcall *call);
+
 /* Sites in cold blocks read the id and the top where they are, as log
    sites do, instead of the copies the function loads (1): a cold call
    (an error message, a verbose trace) would otherwise hold the loads
@@ -1569,10 +1602,13 @@ site_uses_id (const struct cce_graph *g, uint32_t sn, gimple *stmt)
    A cold block runs less than half as often as the function's entry
    (GCC's estimate or the profile), and is in no loop (where the
    function's copies are loaded once, outside).  Only a direct site with
-   an addition value (not an in-place one) and a ccStack site whose push
-   is plain or inline, with no guesses: their code uses the id and the
-   top at the call alone.  Not where the loads stay at the entry anyway
-   (landing pads, an ENTRY node with idreg, pinned loads).  The id and
+   an addition value (not an in-place one), a folded one into another
+   function (a function's folded calls of itself share the copy: fib
+   stores ID * 2 + NUMCC and ID * 2 + NUMCC + 1 from it, with no restore
+   in between) and a ccStack site whose push is plain or inline, with no
+   guesses: their code uses the id and the top at the call alone.  Not where the loads stay at the entry anyway (landing
+   pads, an ENTRY node with idreg, a resx), nor a call in tail position,
+   whose restore would keep GCC from making it a jump.  The id and
    the top there are the function's own: every restore before such a
    site is kept (plan_restores counts it as a read of both;
    chain_restores does not leave out the one before it).  And since such
@@ -1597,11 +1633,13 @@ mark_local_sites (function_code &fc)
       const struct cce_site *s = &g->sites[si.site];
       if (!call || !site_has_code (s, call)
           || (gimple_call_flags (call) & ECF_RETURNS_TWICE)
-          || gimple_call_noreturn_p (call))
+          || gimple_call_noreturn_p (call)
+          || (tail_position_p (call) && returns_call_value_p (call)))
         continue;
       bool simple = s->kind == CCE_SITE_DIRECT
                     ? s->av != 0 && !rel_site_p (g, si.site, call)
-                    : cce_kind_on_stack (s->kind) && !folds (s, call)
+                    : folds (s, call) ? s->target != s->node
+                    : cce_kind_on_stack (s->kind)
                       && !guesses_taken_p (g, si, call);
       basic_block b = gimple_bb (call);
       profile_count n = b->count;
@@ -1622,18 +1660,37 @@ mark_local_sites (function_code &fc)
     }
 }
 
+/* Does any code of FC read the id as the function loads it (1): not
+   where every site with code is a log, a free call, a rel_site_p one or
+   one that reads the id where it is (mark_local_sites).  */
+static bool
+shared_id_p (const function_code &fc)
+{
+  const struct cce_graph *g = fc.c.g;
+  if (fc.tls_entry || !fc.pads.is_empty ())
+    return true;
+  for (size_t i = fc.first; i < fc.last; i++)
+    {
+      gimple *stmt = fc.c.sites[i].stmt;
+      const struct cce_site *s = &g->sites[fc.c.sites[i].site];
+      if (stmt && site_has_code (s, stmt) && !fc.local[i - fc.first]
+          && (!is_gimple_call (stmt)
+              || site_uses_id (g, fc.c.sites[i].site, stmt)))
+        return true;
+    }
+  return false;
+}
+
 /* (1) Load the id, and the ccStack top if needed, where they are first
    needed, and before anything could have changed them: the loads go to
    the nearest common dominator of the sites that use them and of the
    free calls of functions that clobber the id, hoisted out of loops (and
    off any cycle of the CFG), so every path reaches them with both as they
    were at entry, and a path that uses neither (the leaf path of a
-   recursive function, an early return) loads nothing.  At entry where a
-   call is noreturn (GCC 12's sink pass crashes when it moves such a load
-   into a block that ends in one, so there the loads are volatile and stay
-   at entry), where a call returns twice, and where there are landing
-   pads.  Sets FC's id and top; loads that go at entry are added to
-   ENTRY_SEQ.  In cfun.  */
+   recursive function, an early return) loads nothing.  At entry, and
+   volatile, where a resx ends a block; at entry where a call returns
+   twice, and where there are landing pads.  Sets FC's id and top; loads
+   that go at entry are added to ENTRY_SEQ.  In cfun.  */
 static void
 place_loads (function_code &fc, gimple_seq *entry_seq)
 {
@@ -1641,6 +1698,7 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
   bool pin = fc.pinned;
   basic_block entry_bb = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun));
   basic_block load_bb = NULL;
+  edge load_edge = NULL;
   bool at_entry = pin || !fc.pads.is_empty ();
   if (!at_entry)
     {
@@ -1663,29 +1721,24 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
                             : b;
         }
       profile_count entry_count = entry_bb->count;
-      while (!at_entry && load_bb && load_bb != entry_bb
+      if (!at_entry && load_bb)
+        load_edge = loop_entry_edge (load_bb, entry_count);
+      while (!at_entry && !load_edge && load_bb && load_bb != entry_bb
              && ((current_loops && bb_loop_depth (load_bb) > 0)
                  || !load_bb->count.initialized_p ()
                  || !entry_count.initialized_p ()
                  || entry_count < load_bb->count))
         load_bb = get_immediate_dominator (CDI_DOMINATORS, load_bb);
       free_dominance_info (CDI_DOMINATORS);
-      if (load_bb && bb_on_cycle (load_bb))
+      if (load_bb && !load_edge && bb_on_cycle (load_bb))
         load_bb = NULL;
     }
   if (at_entry || load_bb == entry_bb || fc.tls_entry)
-    load_bb = NULL;
-  /* Whether any code reads the id as loaded: not where every site with
-     code is a log, a free call or a rel_site_p one.  */
-  bool need_id = fc.tls_entry || !fc.pads.is_empty ();
-  for (size_t i = fc.first; i < fc.last && !need_id; i++)
     {
-      gimple *stmt = fc.c.sites[i].stmt;
-      const struct cce_site *s = &g->sites[fc.c.sites[i].site];
-      need_id = stmt && site_has_code (s, stmt) && !fc.local[i - fc.first]
-                && (!is_gimple_call (stmt)
-                    || site_uses_id (g, fc.c.sites[i].site, stmt));
+      load_bb = NULL;
+      load_edge = NULL;
     }
+  bool need_id = shared_id_p (fc);
   tree u64 = long_long_unsigned_type_node;
   gimple_seq load_seq = NULL;
   if (need_id)
@@ -1703,7 +1756,9 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
                            gimple_build_assign (fc.top,
                                                 tls_ref (CCE_TLS_TOP, pin)));
     }
-  if (load_bb)
+  if (load_edge)
+    gsi_insert_seq_on_edge_immediate (load_edge, load_seq);
+  else if (load_bb)
     {
       gimple_stmt_iterator lg = gsi_after_labels (load_bb);
       gsi_insert_seq_before (&lg, load_seq, GSI_SAME_STMT);
@@ -1768,7 +1823,8 @@ emit_sites (function_code &fc)
           gimple *l = id_load (id, own_id_ref (false));
           gimple_set_location (l, gimple_location (call));
           gsi_insert_before (&at, l, GSI_SAME_STMT);
-          if (cce_kind_on_stack (fc.c.g->sites[si.site].kind))
+          if (cce_kind_on_stack (fc.c.g->sites[si.site].kind)
+              && !folds (&fc.c.g->sites[si.site], call))
             {
               top = make_ssa_name (long_long_unsigned_type_node);
               l = gimple_build_assign (top, tls_ref (CCE_TLS_TOP, false));
@@ -2129,10 +2185,12 @@ instrument_function (collector &c, size_t first, size_t last)
       chain_restores (fc);
     }
   /* A site that reads the id and top where it is may come before the
-     function's loads of its copies (1) on a path: it puts both back.  */
-  for (size_t i = 0; i < fc.local.size (); i++)
-    if (fc.local[i])
-      fc.keep_id[i] = fc.keep_top[i] = 1;
+     function's loads of its copies (1) on a path: it puts both back,
+     where the function has copies.  */
+  if (fc.stack_sites || shared_id_p (fc))
+    for (size_t i = 0; i < fc.local.size (); i++)
+      if (fc.local[i])
+        fc.keep_id[i] = fc.keep_top[i] = 1;
   /* Free calls of functions that clobber the id are all the code there
      would be: needed only where something reads the id after one.  */
   for (size_t i = first; i < last && !fc.needed; i++)
