@@ -159,6 +159,13 @@ bool self_tail_jump_p (gcall *call);
 /* An addition value added to the register itself, and taken off it.  */
 #define CCE_ASM_IDREG_PLUS "addq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
 #define CCE_ASM_IDREG_MINUS "subq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
+/* A restore that takes the addition value off the id word itself
+   (instrument.cc, subtract_restores), which the PC map takes for the
+   store of the id it is.  */
+#define CCE_ASM_ID_SUB "subq %2, %0\t" CCE_ASM_IDREG_MARK
+/* ... for a value of 2^31 or more, through a scratch register.  */
+#define CCE_ASM_ID_SUB_WIDE \
+  "movabsq %3, %1\n\tsubq %1, %0\t" CCE_ASM_IDREG_MARK
 /* The asms of a folded site's multiply-add (folded_id): they read and
    write registers only, and the PC map takes them for no asm.  */
 #define CCE_ASM_FOLD_MARK "# cce: fold"

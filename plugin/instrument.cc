@@ -1251,6 +1251,9 @@ struct site_code
   bool pin;                     /* pin_stores_p */
   gimple_stmt_iterator gsi;     /* at the call */
   gimple_seq before, after;     /* what goes before and after the call */
+  gimple *restore;              /* a restore that may take SUB off the id
+                                   word (subtract_restores), or NULL */
+  uint64_t sub;
 };
 
 /* Add to SEQ the store of VALUE to the function's own id (a restore),
@@ -1268,6 +1271,25 @@ store_callee_id (const site_code &sc, gimple_seq *seq, tree value)
 {
   gimple_seq_add_stmt (seq, id_store (callee_id_ref (sc.g, sc.sn, sc.pin),
                                       value));
+}
+
+/* Does the callee of direct or folded site SN of G return with the id
+   it found, in the TLS word (the id's word without idreg)?  */
+static bool
+returns_id_p (const struct cce_graph *g, uint32_t sn)
+{
+  uint32_t t = g->sites[sn].target;
+  return !cce_opts.idreg && t < g->nnodes && !g->nodes[t].clobbers;
+}
+
+/* SC's restore, the last statement of its AFTER, stores ID where the id
+   word holds ID + SUB when its call returns (returns_id_p): note it for
+   subtract_restores.  */
+static void
+note_restore (site_code &sc, uint64_t sub)
+{
+  sc.restore = gimple_seq_last_stmt (sc.after);
+  sc.sub = sub;
 }
 
 /* (2) A direct call with addition value 0: no code, but for the restore
@@ -1298,7 +1320,11 @@ emit_direct (site_code &sc)
                                                         u64_cst (s->av)));
   store_callee_id (sc, &sc.before, sum);
   if (sc.restore_id && site_sets_own_id (sc.g, sc.sn))
-    store_id (sc, &sc.after, sc.id);
+    {
+      store_id (sc, &sc.after, sc.id);
+      if (returns_id_p (sc.g, sc.sn))
+        note_restore (sc, s->av);
+    }
   return true;
 }
 
@@ -1309,7 +1335,15 @@ emit_folded (site_code &sc)
 {
   insert_fold (sc.g, sc.sn, sc.word, sc.call, sc.id, sc.pin);
   if (sc.restore_id && site_sets_own_id (sc.g, sc.sn))
-    store_id (sc, &sc.after, sc.id);
+    {
+      store_id (sc, &sc.after, sc.id);
+      /* Under async the restore is on the hot path alone, after the
+         call that the folded id was stored for (insert_fold).  */
+      const struct cce_site *s = &sc.g->sites[sc.sn];
+      const struct cce_node *t = &sc.g->nodes[s->target];
+      if (cce_opts.async && t->nfold == 1 && returns_id_p (sc.g, sc.sn))
+        note_restore (sc, t->numcc + s->fold);
+    }
   sc.gsi = gsi_for_stmt (sc.call);
   return true;
 }
@@ -1506,6 +1540,13 @@ struct function_code
                                    id from the TLS word into the register
                                    and gives the register back (9) */
   tree outer;                   /* the register as it was entered */
+  struct sub_restore
+  {
+    gimple *stmt;               /* the restore: tls[ID] = ID */
+    uint64_t sub;               /* the id word holds ID + SUB before it */
+    tree id;                    /* ID */
+  };
+  std::vector<sub_restore> subs;   /* note_restore */
 
   function_code (collector &c_, size_t first_, size_t last_)
     : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
@@ -1837,7 +1878,7 @@ emit_sites (function_code &fc)
                        fc.keep_id[i - fc.first] != 0,
                        fc.keep_top[i - fc.first] != 0,
                        pin_stores_p (call) || cce_opts.async,
-                       gsi_for_stmt (call), NULL, NULL };
+                       gsi_for_stmt (call), NULL, NULL, NULL, 0 };
       if (!emit_site (sc))
         {
           discard_seq (sc.before);
@@ -1848,6 +1889,164 @@ emit_sites (function_code &fc)
       gsi_insert_seq_before (&sc.gsi, sc.before, GSI_SAME_STMT);
       set_locations (sc.after, gimple_location (call));
       insert_after_call (call, sc.after);
+      if (sc.restore)
+        fc.subs.push_back ({ sc.restore, sc.sub, id });
+    }
+}
+
+/* The restore of the id word as ID - SUB, from the word itself
+   (CCE_ASM_ID_SUB, one instruction; a value that is no 32-bit immediate
+   goes through a scratch register, which the asm sets, so that GCC does
+   not keep the constant in a saved register across the call).  */
+static gimple *
+id_sub (uint64_t sub)
+{
+  bool wide = sub >= (uint64_t) 1 << 31;
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
+  auto operand = [] (vec<tree, va_gc> **v, const char *constraint, tree x) {
+    vec_safe_push (*v, build_tree_list (build_tree_list
+                                        (NULL_TREE,
+                                         build_string (strlen (constraint),
+                                                       constraint)), x));
+  };
+  operand (&outputs, "=m", tls_ref (CCE_TLS_ID, true));
+  tree scratch = NULL_TREE;
+  if (wide)
+    {
+      scratch = make_ssa_name (long_long_unsigned_type_node);
+      operand (&outputs, "=&r", scratch);
+    }
+  operand (&inputs, "m", tls_ref (CCE_TLS_ID, true));
+  operand (&inputs, wide ? "i" : "e", u64_cst (sub));
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (2, "cc")));
+  gasm *a = gimple_build_asm_vec (wide ? CCE_ASM_ID_SUB_WIDE : CCE_ASM_ID_SUB,
+                                  inputs, outputs, clobbers, NULL);
+  gimple_asm_set_volatile (a, true);
+  if (scratch)
+    SSA_NAME_DEF_STMT (scratch) = a;
+  return a;
+}
+
+/* Does STMT name NAME among its operands, or load the id word (a site
+   that reads the id where it is, mark_local_sites: GCC may take the
+   value a plain restore stored for it)?  */
+static bool
+names_p (gimple *stmt, tree name)
+{
+  if (is_gimple_debug (stmt))
+    return false;
+  if (gimple_assign_load_p (stmt))
+    {
+      tree ref = gimple_assign_rhs1 (stmt);
+      if (TREE_CODE (ref) == MEM_REF
+          && TREE_CODE (TREE_OPERAND (ref, 0)) == ADDR_EXPR
+          && TREE_OPERAND (TREE_OPERAND (ref, 0), 0) == cce_rt[CCE_RT_TLS]
+          && integer_zerop (TREE_OPERAND (ref, 1)))
+        return true;
+    }
+  for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
+    {
+      tree op = gimple_op (stmt, i);
+      if (op == name
+          || (op && TREE_CODE (op) == TREE_LIST && TREE_VALUE (op) == name))
+        return true;
+    }
+  return false;
+}
+
+/* A restore after a call whose callee returns with the id it found
+   (note_restore) can be the id word less the site's value, where the
+   word is: one instruction (two for a value that is no 32-bit
+   immediate), with no copy of the id.  That pays where it leaves the
+   copy dead across every call of the function: GCC then keeps it in no
+   saved register, and the function saves and restores none for it on
+   every path (jq's jv_free: a push, a pop and the stack's alignment on
+   each call, for the restores after its calls in tail position).  So
+   the restores of a copy become subtractions all together or not at
+   all.  After the code is in, its edge insertions committed.  In
+   cfun.  */
+static void
+subtract_restores (function_code &fc)
+{
+  hash_set<gimple *> subs;
+  for (const function_code::sub_restore &r : fc.subs)
+    if (gimple_bb (r.stmt))     /* not after a noreturn call: dropped */
+      subs.add (r.stmt);
+  std::vector<char> done (fc.subs.size (), 0);
+  for (size_t k = 0; k < fc.subs.size (); k++)
+    {
+      tree name = fc.subs[k].id;
+      if (done[k] || !gimple_bb (fc.subs[k].stmt))
+        continue;
+      for (size_t j = k; j < fc.subs.size (); j++)
+        done[j] |= fc.subs[j].id == name;
+      /* What reads the copy (but the restores in question): the blocks
+         from whose start something that does can be reached.  */
+      auto reads = [&] (gimple *stmt) {
+        return !subs.contains (stmt) && names_p (stmt, name);
+      };
+      std::vector<char> reach (last_basic_block_for_fn (cfun), 0);
+      auto_vec<basic_block> work;
+      basic_block b;
+      FOR_EACH_BB_FN (b, cfun)
+        {
+          bool r = false;
+          for (gphi_iterator pi = gsi_start_phis (b); !gsi_end_p (pi) && !r;
+               gsi_next (&pi))
+            for (unsigned a = 0; a < gimple_phi_num_args (pi.phi ()); a++)
+              r |= gimple_phi_arg_def (pi.phi (), a) == name;
+          for (gimple_stmt_iterator gsi = gsi_start_bb (b);
+               !gsi_end_p (gsi) && !r; gsi_next (&gsi))
+            r = reads (gsi_stmt (gsi));
+          if (r)
+            {
+              reach[b->index] = 1;
+              work.safe_push (b);
+            }
+        }
+      while (!work.is_empty ())
+        {
+          b = work.pop ();
+          edge e;
+          edge_iterator ei;
+          FOR_EACH_EDGE (e, ei, b->preds)
+            if (e->src != ENTRY_BLOCK_PTR_FOR_FN (cfun)
+                && !reach[e->src->index])
+              {
+                reach[e->src->index] = 1;
+                work.safe_push (e->src);
+              }
+        }
+      /* Is the copy read after any call?  Backwards through each block:
+         LIVE is whether something after the statement reads it.  */
+      bool across = false;
+      FOR_EACH_BB_FN (b, cfun)
+        {
+          bool live = false;
+          edge e;
+          edge_iterator ei;
+          FOR_EACH_EDGE (e, ei, b->succs)
+            live |= e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun)
+                    && reach[e->dest->index];
+          for (gimple_stmt_iterator gsi = gsi_last_bb (b);
+               !gsi_end_p (gsi) && !across; gsi_prev (&gsi))
+            {
+              gimple *stmt = gsi_stmt (gsi);
+              across = live && is_gimple_call (stmt)
+                       && !gimple_call_internal_p (stmt);
+              live |= reads (stmt);
+            }
+          if (across)
+            break;
+        }
+      if (across)
+        continue;
+      for (const function_code::sub_restore &r : fc.subs)
+        if (r.id == name && gimple_bb (r.stmt))
+          {
+            gimple_stmt_iterator gsi = gsi_for_stmt (r.stmt);
+            gsi_replace (&gsi, id_sub (r.sub), false);
+          }
     }
 }
 
@@ -2220,6 +2419,8 @@ instrument_function (collector &c, size_t first, size_t last)
   restore_at_pads (fc);
   if (fc.tls_entry)
     restore_at_returns (fc.id, fc.outer);
+  gsi_commit_edge_inserts ();
+  subtract_restores (fc);
   update_function ();
   pop_cfun ();
 }
