@@ -750,6 +750,16 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
   return (unsigned) use.size ();
 }
 
+/* Add to V an asm operand X with CONSTRAINT.  */
+static void
+asm_operand (vec<tree, va_gc> **v, const char *constraint, tree x)
+{
+  vec_safe_push (*v, build_tree_list (build_tree_list
+                                      (NULL_TREE,
+                                       build_string (strlen (constraint),
+                                                     constraint)), x));
+}
+
 /* Append to SEQ the computation of ID * K + ADD, a folded site's id (K
    above 1), and return it.  The folded sites of a function all multiply
    its id by the same factor: computed plainly, GCC would multiply once,
@@ -772,19 +782,13 @@ folded_id (gimple_seq *seq, tree id, uint64_t k, uint64_t add,
   tree u64 = long_long_unsigned_type_node;
   tree fid = make_ssa_name (u64);
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
-  auto operand = [] (vec<tree, va_gc> **v, const char *constraint, tree x) {
-    vec_safe_push (*v, build_tree_list (build_tree_list
-                                        (NULL_TREE,
-                                         build_string (strlen (constraint),
-                                                       constraint)), x));
-  };
   bool lea = lea_factor_p (k) && add < ((uint64_t) 1 << 31);
   if (lea && !store_asm)
     {
-      operand (&outputs, "=r", fid);
-      operand (&inputs, "r", id);
-      operand (&inputs, "i", u64_cst (add));
-      operand (&inputs, "i", u64_cst (k - 1));
+      asm_operand (&outputs, "=r", fid);
+      asm_operand (&inputs, "r", id);
+      asm_operand (&inputs, "i", u64_cst (add));
+      asm_operand (&inputs, "i", u64_cst (k - 1));
       gasm *a = gimple_build_asm_vec (CCE_ASM_FOLD_LEA, inputs,
                                       outputs, NULL, NULL);
       gimple_asm_set_volatile (a, true);
@@ -796,8 +800,8 @@ folded_id (gimple_seq *seq, tree id, uint64_t k, uint64_t add,
   if (!lea)
     {
       x = make_ssa_name (u64);
-      operand (&outputs, "=r", x);
-      operand (&inputs, "0", id);
+      asm_operand (&outputs, "=r", x);
+      asm_operand (&inputs, "0", id);
       gasm *a = gimple_build_asm_vec (CCE_ASM_FOLD_COPY, inputs, outputs,
                                       NULL, NULL);
       gimple_asm_set_volatile (a, true);
@@ -1647,9 +1651,10 @@ static bool returns_call_value_p (gcall *call);
    function (a function's folded calls of itself share the copy: fib
    stores ID * 2 + NUMCC and ID * 2 + NUMCC + 1 from it, with no restore
    in between) and a ccStack site whose push is plain or inline, with no
-   guesses: their code uses the id and the top at the call alone.  Not where the loads stay at the entry anyway (landing
-   pads, an ENTRY node with idreg, a resx), nor a call in tail position,
-   whose restore would keep GCC from making it a jump.  The id and
+   guesses: their code uses the id and the top at the call alone.  Not
+   where the loads stay at the entry anyway (landing pads, an ENTRY node
+   with idreg, a resx), nor a call in tail position, whose restore would
+   keep GCC from making it a jump.  The id and
    the top there are the function's own: every restore before such a
    site is kept (plan_restores counts it as a read of both;
    chain_restores does not leave out the one before it).  And since such
@@ -1903,21 +1908,15 @@ id_sub (uint64_t sub)
 {
   bool wide = sub >= (uint64_t) 1 << 31;
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
-  auto operand = [] (vec<tree, va_gc> **v, const char *constraint, tree x) {
-    vec_safe_push (*v, build_tree_list (build_tree_list
-                                        (NULL_TREE,
-                                         build_string (strlen (constraint),
-                                                       constraint)), x));
-  };
-  operand (&outputs, "=m", tls_ref (CCE_TLS_ID, true));
+  asm_operand (&outputs, "=m", tls_ref (CCE_TLS_ID, true));
   tree scratch = NULL_TREE;
   if (wide)
     {
       scratch = make_ssa_name (long_long_unsigned_type_node);
-      operand (&outputs, "=&r", scratch);
+      asm_operand (&outputs, "=&r", scratch);
     }
-  operand (&inputs, "m", tls_ref (CCE_TLS_ID, true));
-  operand (&inputs, wide ? "i" : "e", u64_cst (sub));
+  asm_operand (&inputs, "m", tls_ref (CCE_TLS_ID, true));
+  asm_operand (&inputs, wide ? "i" : "e", u64_cst (sub));
   vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (2, "cc")));
   gasm *a = gimple_build_asm_vec (wide ? CCE_ASM_ID_SUB_WIDE : CCE_ASM_ID_SUB,
                                   inputs, outputs, clobbers, NULL);
