@@ -166,6 +166,12 @@ bool self_tail_jump_p (gcall *call);
 /* ... for a value of 2^31 or more, through a scratch register.  */
 #define CCE_ASM_ID_SUB_WIDE \
   "movabsq %3, %1\n\tsubq %1, %0\t" CCE_ASM_IDREG_MARK
+/* The store, on a loop's entry edge, of the id the loop's last call
+   was made with (instrument.cc, chain_loops): operand 2 is that call's
+   callee, a node of the graph, whose CALLEE state the PC map starts
+   the loop in.  */
+#define CCE_ASM_LOOP_MARK "# cce: the id of the loop's last call, node"
+#define CCE_ASM_LOOP_ID "movq %1, %0\t" CCE_ASM_LOOP_MARK " %2"
 /* The asms of a folded site's multiply-add (folded_id): they read and
    write registers only, and the PC map takes them for no asm.  */
 #define CCE_ASM_FOLD_MARK "# cce: fold"

@@ -1551,6 +1551,14 @@ struct function_code
     tree id;                    /* ID */
   };
   std::vector<sub_restore> subs;   /* note_restore */
+  struct loop_chain
+  {
+    basic_block header, body, latch;
+    gimple *last;               /* the last call */
+    uint32_t callee;            /* its callee, a node of the graph */
+    uint64_t av;                /* its addition value */
+  };
+  std::vector<loop_chain> loops;   /* chain_loops */
 
   function_code (collector &c_, size_t first_, size_t last_)
     : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
@@ -2350,6 +2358,145 @@ chain_restores (function_code &fc)
     }
 }
 
+/* Under async, without idreg: a loop whose iterations each end with
+   a direct call with an addition value (S_LAST) and start with another
+   (S_FIRST, maybe the same), keeps no restore after S_LAST: the
+   next iteration's S_FIRST stores its own id over the one S_LAST's
+   callee returned with (CALLEE at the loop's head, as between two
+   chained calls, chain_restores).  So that the head is CALLEE on its
+   entry edge too, that edge stores the id S_LAST is made with
+   (CCE_ASM_LOOP_ID, which names S_LAST's callee for the PC map), and
+   the loop's exit edge restores the id.  lua5.4's tremove moves a
+   table's elements with lua_geti and lua_seti in such a loop: one store
+   less per element.  The loop, in the form it has here: a header with
+   no call, whose two successors are the loop's one exit and the block
+   that holds every call of the loop, each a stored_call_p site whose
+   call does not end the block; that block dominates the latch; the
+   first call's callee has all its calls in the function stored
+   (cce_unstored_calls), as chained_store_p wants.  Sets FC's keep_id and
+   loops.  In cfun.  */
+static void
+chain_loops (function_code &fc)
+{
+  if (cce_opts.idreg || !current_loops)
+    return;
+  const struct cce_graph *g = fc.c.g;
+  uint32_t self = fc.c.nodes[fc.node];
+  hash_map<gimple *, unsigned> site_of;
+  map_sites (fc.c, fc.first, fc.last, site_of);
+  calculate_dominance_info (CDI_DOMINATORS);
+  for (auto loop : loops_list (cfun, 0))
+    {
+      basic_block h = loop->header, latch = loop->latch;
+      if (!latch || latch == h || EDGE_COUNT (h->preds) != 2
+          || EDGE_COUNT (h->succs) != 2)
+        continue;
+      edge to_body = NULL, out = NULL, e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, h->succs)
+        if (flow_bb_inside_loop_p (loop, e->dest))
+          to_body = e;
+        else
+          out = e;
+      if (!to_body || !out || (out->flags & (EDGE_EH | EDGE_ABNORMAL))
+          || (to_body->flags & (EDGE_EH | EDGE_ABNORMAL)))
+        continue;
+      basic_block body = to_body->dest;
+      if (body == h || !dominated_by_p (CDI_DOMINATORS, latch, body))
+        continue;
+      bool ok = true;
+      unsigned first = UINT_MAX, last = UINT_MAX;
+      basic_block *bbs = get_loop_body (loop);
+      for (unsigned k = 0; k < loop->num_nodes && ok; k++)
+        {
+          basic_block b = bbs[k];
+          FOR_EACH_EDGE (e, ei, b->succs)
+            ok &= e == out || flow_bb_inside_loop_p (loop, e->dest);
+          for (gimple_stmt_iterator gsi = gsi_start_bb (b);
+               !gsi_end_p (gsi) && ok; gsi_next (&gsi))
+            {
+              gimple *stmt = gsi_stmt (gsi);
+              if (gimple_code (stmt) == GIMPLE_ASM)
+                ok = false;
+              if (!is_gimple_call (stmt))
+                continue;
+              unsigned *kk = site_of.get (stmt);
+              ok = b == body && kk && !fc.local[*kk]
+                   && stored_call_p (g, fc.c.sites[fc.first + *kk].site,
+                                     stmt)
+                   && !stmt_ends_bb_p (stmt);
+              if (ok)
+                {
+                  if (first == UINT_MAX)
+                    first = *kk;
+                  last = *kk;
+                }
+            }
+        }
+      free (bbs);
+      if (!ok || first == UINT_MAX || !fc.keep_id[last])
+        continue;
+      const struct cce_site *sf = &g->sites[fc.c.sites[fc.first + first].site];
+      const struct cce_site *sl = &g->sites[fc.c.sites[fc.first + last].site];
+      if (fc.c.unstored.count ((uint64_t) self << 32 | sf->target))
+        continue;
+      fc.keep_id[last] = 0;
+      fc.loops.push_back ({ h, body, latch, fc.c.sites[fc.first + last].stmt,
+                            sl->target, sl->av });
+    }
+  free_dominance_info (CDI_DOMINATORS);
+}
+
+/* The code chain_loops planned: the store on each loop's entry edge and
+   the restore on its exit edge, as pending edge insertions; where the
+   loop no longer has that shape, the restore after its last call.  */
+static void
+emit_loop_chains (function_code &fc)
+{
+  tree u64 = long_long_unsigned_type_node;
+  for (const function_code::loop_chain &l : fc.loops)
+    {
+      edge in = NULL, out = NULL, e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, l.header->preds)
+        if (e->src != l.latch)
+          in = e;
+      FOR_EACH_EDGE (e, ei, l.header->succs)
+        if (e->dest != l.body)
+          out = e;
+      if (!in || !out || EDGE_COUNT (l.header->preds) != 2
+          || EDGE_COUNT (l.header->succs) != 2)
+        {
+          gimple *r = id_store (own_id_ref (true), fc.id);
+          gimple_set_location (r, gimple_location (l.last));
+          gimple_stmt_iterator gsi = gsi_for_stmt (l.last);
+          gsi_insert_after (&gsi, r, GSI_SAME_STMT);
+          continue;
+        }
+      location_t loc = gimple_location (last_stmt (l.header)
+                                        ? last_stmt (l.header)
+                                        : gsi_stmt (gsi_start_bb (l.body)));
+      gimple_seq seq = NULL;
+      tree sum = make_ssa_name (u64);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (sum, PLUS_EXPR, fc.id,
+                                                      u64_cst (l.av)));
+      vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+      asm_operand (&outputs, "=m", tls_ref (CCE_TLS_ID, true));
+      asm_operand (&inputs, "r", sum);
+      asm_operand (&inputs, "i", build_int_cst (unsigned_type_node,
+                                                l.callee));
+      gasm *a = gimple_build_asm_vec (CCE_ASM_LOOP_ID, inputs, outputs, NULL,
+                                      NULL);
+      gimple_asm_set_volatile (a, true);
+      gimple_seq_add_stmt (&seq, a);
+      set_locations (seq, loc);
+      gsi_insert_seq_on_edge (in, seq);
+      gimple *r = id_store (own_id_ref (true), fc.id);
+      gimple_set_location (r, loc);
+      gsi_insert_on_edge (out, r);
+    }
+}
+
 /* Instrument the sites SITES[FIRST .. LAST) of one node.  */
 void
 instrument_function (collector &c, size_t first, size_t last)
@@ -2381,6 +2528,7 @@ instrument_function (collector &c, size_t first, size_t last)
     {
       self_tail_jumps (fc);
       chain_restores (fc);
+      chain_loops (fc);
     }
   /* A site that reads the id and top where it is may come before the
      function's loads of its copies (1) on a path: it puts both back,
@@ -2418,6 +2566,7 @@ instrument_function (collector &c, size_t first, size_t last)
   restore_at_pads (fc);
   if (fc.tls_entry)
     restore_at_returns (fc.id, fc.outer);
+  emit_loop_chains (fc);
   gsi_commit_edge_inserts ();
   subtract_restores (fc);
   update_function ();

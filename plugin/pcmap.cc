@@ -366,6 +366,16 @@ step (pc_state s, rtx_insn *insn)
     return s;
 
   const char *t = asm_template (insn);
+  /* The store on a loop's entry edge of the id its last call is made
+     with (instrument.cc, chain_loops): as after that call.  */
+  if (t && strstr (t, CCE_ASM_LOOP_MARK))
+    {
+      rtx op = extract_asm_operands (PATTERN (insn));
+      rtx n = op && ASM_OPERANDS_INPUT_LENGTH (op) == 2
+              ? ASM_OPERANDS_INPUT (op, 1) : NULL_RTX;
+      return s.kind == K_OWN && n && CONST_INT_P (n)
+             ? pc_state { K_POST, (uint32_t) INTVAL (n) } : S_UNKNOWN;
+    }
   /* The store of the id's register under async (id_store) is a store.  */
   if (t && strstr (t, CCE_ASM_IDREG_MARK))
     t = NULL;

@@ -4,7 +4,9 @@
    inlined frames, recursion, calls through a pointer, a callback from the
    C library, a longjmp, and two calls in a row whose callees are called
    more often from elsewhere (under async the restore after the first
-   is left out: the second's store follows at once).  */
+   is left out: the second's store follows at once), also in a loop
+   (the restore after the second too: the first's store follows at the
+   top of the next iteration).  */
 #include <cce.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -103,6 +105,47 @@ in_a_loop (int n)
   return s;
 }
 
+__attribute__ ((noinline)) static int
+step_c (int x)
+{
+  if (x == 1)
+    cce_log (3);
+  return x + 7;
+}
+
+__attribute__ ((noinline)) static int
+step_d (int x)
+{
+  sink = x;
+  return leaf (x) + 2;
+}
+
+/* The hottest calls of step_c and step_d, in a nested loop: no code.  */
+__attribute__ ((noinline)) int
+cd_nested (int n)
+{
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      s += step_c (j) + step_d (i);
+  return s;
+}
+
+/* step_c and step_d once each per iteration, with addition values:
+   under async no restore follows step_d, the loop's entry edge stores
+   the id step_d is called with, and its exit restores the id.  */
+__attribute__ ((noinline)) int
+cd_loop (int n)
+{
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    {
+      s += step_c (i);
+      s ^= step_d (s & 3);
+    }
+  return s;
+}
+
 int (*volatile pointer) (int) = second;
 
 /* A call through a pointer in a function without setjmp: one whose
@@ -118,7 +161,7 @@ main (void)
 {
   int v[5] = { 3, 1, 4, 2, 0 };
   int r = first (1) + second (2) + rec (3) + pointer (4) + via_pointer (5);
-  r += in_a_row (6) + in_a_loop (2);
+  r += in_a_row (6) + in_a_loop (2) + cd_nested (2) + cd_loop (3);
   qsort (v, 5, sizeof *v, by_value);
   if (setjmp (env) == 0)
     jump_back (2);
