@@ -477,6 +477,17 @@ may_be_instrumented (tree fndecl)
          && !is_runtime (fndecl) && !is_cce_log (fndecl);
 }
 
+/* The tag or typedef name of the struct, union or enum TYPE, NULL for
+   one without a name.  */
+static tree
+type_tag (tree type)
+{
+  tree name = TYPE_NAME (TYPE_MAIN_VARIANT (type));
+  if (name && TREE_CODE (name) == TYPE_DECL)
+    name = DECL_NAME (name);
+  return name && TREE_CODE (name) == IDENTIFIER_NODE ? name : NULL_TREE;
+}
+
 /* The name of FIELD (a FIELD_DECL) as "struct.field", the same for the
    same field in every unit; "" for a field without names.  */
 static std::string
@@ -484,13 +495,64 @@ field_key (tree field)
 {
   if (TREE_CODE (field) != FIELD_DECL || !DECL_NAME (field))
     return "";
-  tree rec = TYPE_NAME (TYPE_MAIN_VARIANT (DECL_CONTEXT (field)));
-  if (rec && TREE_CODE (rec) == TYPE_DECL)
-    rec = DECL_NAME (rec);
-  if (!rec || TREE_CODE (rec) != IDENTIFIER_NODE)
+  tree rec = type_tag (DECL_CONTEXT (field));
+  if (!rec)
     return "";
   return std::string (IDENTIFIER_POINTER (rec)) + "."
          + IDENTIFIER_POINTER (DECL_NAME (field));
+}
+
+/* Whether A and B are the same type as the source declares them, but for
+   qualifiers: types_compatible_p at link time takes any two pointers for
+   the same type (GCC's LTO merges the canonical types of pointers), so
+   that the functions of a call's type are then all those with as many
+   scalar arguments.  Here a pointer is compared by what it points to, a
+   struct, union or enum by its name.  DEPTH bounds the walk.  */
+static bool
+same_source_type_p (tree a, tree b, int depth = 0)
+{
+  a = TYPE_MAIN_VARIANT (a);
+  b = TYPE_MAIN_VARIANT (b);
+  if (a == b)
+    return true;
+  if (TREE_CODE (a) != TREE_CODE (b) || depth > 8)
+    return false;
+  switch (TREE_CODE (a))
+    {
+    case POINTER_TYPE:
+    case REFERENCE_TYPE:
+      return same_source_type_p (TREE_TYPE (a), TREE_TYPE (b), depth + 1);
+    case RECORD_TYPE:
+    case UNION_TYPE:
+    case ENUMERAL_TYPE:
+      {
+        tree ta = type_tag (a), tb = type_tag (b);
+        return ta && tb ? ta == tb : types_compatible_p (a, b);
+      }
+    case INTEGER_TYPE:
+    case REAL_TYPE:
+    case BOOLEAN_TYPE:
+      return TYPE_PRECISION (a) == TYPE_PRECISION (b)
+             && TYPE_UNSIGNED (a) == TYPE_UNSIGNED (b);
+    case VOID_TYPE:
+      return true;
+    case FUNCTION_TYPE:
+    case METHOD_TYPE:
+      {
+        if (!same_source_type_p (TREE_TYPE (a), TREE_TYPE (b), depth + 1))
+          return false;
+        tree pa = TYPE_ARG_TYPES (a), pb = TYPE_ARG_TYPES (b);
+        if (!pa || !pb)
+          return false;
+        for (; pa && pb; pa = TREE_CHAIN (pa), pb = TREE_CHAIN (pb))
+          if (!same_source_type_p (TREE_VALUE (pa), TREE_VALUE (pb),
+                                   depth + 1))
+            return false;
+        return !pa && !pb;
+      }
+    default:
+      return types_compatible_p (a, b);
+    }
 }
 
 /* Note that the program stores the address VALUE in FIELD, if VALUE is
@@ -631,13 +693,33 @@ add_guesses (collector &c, site_info &si)
           if (it != c.field_targets.end ())
             stored = &it->second;
         }
-      for (cgraph_node *t : stored ? *stored : c.address_taken)
-        if (t != si.node && types_compatible_p (TREE_TYPE (t->decl), fntype))
-          {
-            found.push_back (t);
-            if (found.size () > (size_t) cce_opts.guess)
-              return;
-          }
+      /* Of the functions of the call's type, those of the very type the
+         source declares, if there are any and no more than guesses (a
+         wrong guess costs a compare, never a wrong context); else any
+         of a compatible type, if they are few enough.  A field that only
+         ever receives pointers of other types (stored through a cast,
+         or from a parameter) gives the functions of the call's type.  */
+      std::vector<cgraph_node *> same, compatible;
+      for (int pass = 0; pass < 2 && same.empty () && compatible.empty ();
+           pass++)
+        {
+          if (pass == 0 && !stored)
+            continue;
+          for (cgraph_node *t : pass == 0 ? *stored : c.address_taken)
+            if (t != si.node
+                && types_compatible_p (TREE_TYPE (t->decl), fntype))
+              {
+                compatible.push_back (t);
+                if (same_source_type_p (TREE_TYPE (t->decl), fntype))
+                  same.push_back (t);
+              }
+        }
+      if (!same.empty () && same.size () <= (size_t) cce_opts.guess)
+        found = same;
+      else if (compatible.size () <= (size_t) cce_opts.guess)
+        found = compatible;
+      else
+        return;
     }
   if (found.empty ())
     return;

@@ -5,7 +5,10 @@
    field that also holds a C library function (no guess matches: the
    ccStack push), a target that never logs (in the default build its
    guess needs no code), a recursion through two fields, guesses in a
-   loop, and a pointer parameter whose type only one function has.  */
+   loop, a pointer parameter whose type only one function has, and one
+   whose type two functions have where four more take pointers to other
+   structs (types GCC's link time takes for the same: only the two are
+   guessed).  */
 #include <stdlib.h>
 #include <cce.h>
 
@@ -102,12 +105,68 @@ only_of_its_type (const char *s, unsigned n)
   return (int) n;
 }
 
+struct key
+{
+  int k;
+};
+
+struct other
+{
+  char c;
+};
+
+struct others
+{
+  int (*f) (struct other *, char *);
+};
+
+static int
+key_cmp (const struct key *a, const void *b)
+{
+  cce_log (1000 + a->k);
+  return a->k - *(const int *) b;
+}
+
+static int
+key_cmp_rev (const struct key *a, const void *b)
+{
+  cce_log (1100 + a->k);
+  return *(const int *) b - a->k;
+}
+
+static int
+other_1 (struct other *o, char *p)
+{
+  cce_log (1201);
+  return o->c + p[0];
+}
+
+static int
+other_2 (struct other *o, char *p)
+{
+  cce_log (1202);
+  return o->c - p[0];
+}
+
+static int
+other_3 (struct other *o, char *p)
+{
+  return o->c * p[0];
+}
+
+static int
+other_4 (struct other *o, char *p)
+{
+  return o->c | p[0];
+}
+
 /* Volatile: GCC cannot see which function a field holds.  */
 static struct one volatile_one;
 static struct three three_of[3];
 static struct mixed mixed_of[2];
 static struct quiet quiet_of;
 static struct walk walker;
+static struct others others_of[4];
 static volatile int sink;
 
 NOINLINE static void
@@ -122,6 +181,10 @@ setup (void)
   quiet_of.scale = halve;
   walker.down = walk_down;
   walker.up = walk_up;
+  others_of[0].f = other_1;
+  others_of[1].f = other_2;
+  others_of[2].f = other_3;
+  others_of[3].f = other_4;
 }
 
 NOINLINE static long
@@ -169,6 +232,20 @@ call_param (int (*f) (const char *, unsigned), const char *s)
   return f (s, 7) + 1;
 }
 
+__attribute__ ((noinline, noclone)) static int
+call_cmp (int (*cmp) (const struct key *, const void *),
+          const struct key *a, const void *b)
+{
+  return cmp (a, b) + 1;
+}
+
+NOINLINE static int
+call_other (int i, char *p)
+{
+  struct other o = { 1 };
+  return others_of[i].f (&o, p);
+}
+
 int
 main (void)
 {
@@ -182,6 +259,13 @@ main (void)
   sink += walker.up (&walker, 3);
   sink += loop_three (4);
   sink += call_param (only_of_its_type, "guess");
+  struct key k = { 5 };
+  int v = 2;
+  for (int i = 0; i < 2; i++)
+    sink += call_cmp (sink >= 0 ? key_cmp : key_cmp_rev, &k, &v);
+  sink += call_cmp (key_cmp_rev, &k, &v);
+  for (int i = 0; i < 4; i++)
+    sink += call_other (i, "x");
   cce_log (900);
   return 0;
 }
