@@ -1661,8 +1661,18 @@ static bool returns_call_value_p (gcall *call);
    in between) and a ccStack site whose push is plain or inline, with no
    guesses: their code uses the id and the top at the call alone.  Not
    where the loads stay at the entry anyway (landing pads, an ENTRY node
-   with idreg, a resx), nor a call in tail position, whose restore would
-   keep GCC from making it a jump.  The id and
+   with idreg, a resx), nor a call in tail position whose restore would
+   keep GCC from making it a jump (without async, or a folded call of the
+   function itself that may become a jump to its top: under async every
+   other call keeps its restore anyway).
+   Sites in branches are local too where all of the sites that would
+   read the copies can be, and their blocks run less often together
+   than the blocks' nearest common dominator, out of any loop (jq's
+   jv_free frees an array or an object, and returns at once for the
+   other kinds): there the one load per path that calls would be a load
+   on every path.  Then a noreturn direct call (it stores its callee's
+   id, nothing after) and a function's one folded call of itself may be
+   among them.  The id and
    the top there are the function's own: every restore before such a
    site is kept (plan_restores counts it as a read of both;
    chain_restores does not leave out the one before it).  And since such
@@ -1679,28 +1689,83 @@ mark_local_sites (function_code &fc)
   profile_count entry = single_succ (ENTRY_BLOCK_PTR_FOR_FN (cfun))->count;
   if (!entry.initialized_p () || !entry.nonzero_p ())
     return;
-  bool any = false;
+  /* Folded calls of the function itself with code.  */
+  unsigned self_folds = 0;
   for (size_t i = fc.first; i < fc.last; i++)
     {
       const site_info &si = fc.c.sites[i];
-      gcall *call = si.stmt ? dyn_cast<gcall *> (si.stmt) : NULL;
       const struct cce_site *s = &g->sites[si.site];
-      if (!call || !site_has_code (s, call)
-          || (gimple_call_flags (call) & ECF_RETURNS_TWICE)
-          || gimple_call_noreturn_p (call)
-          || (tail_position_p (call) && returns_call_value_p (call)))
+      if (si.stmt && is_gimple_call (si.stmt) && site_has_code (s, si.stmt)
+          && folds (s, si.stmt) && s->target == s->node)
+        self_folds++;
+    }
+  bool any = false;
+  /* The sites that would read the copies, if they can all read the id
+     where they are (SPREAD), the count of their blocks and those
+     blocks' nearest common dominator.  */
+  bool spread = true;
+  std::vector<size_t> readers;
+  profile_count sum = profile_count::zero ();
+  basic_block common = NULL;
+  calculate_dominance_info (CDI_DOMINATORS);
+  for (size_t i = fc.first; i < fc.last; i++)
+    {
+      const site_info &si = fc.c.sites[i];
+      const struct cce_site *s = &g->sites[si.site];
+      if (!si.stmt || !site_has_code (s, si.stmt))
         continue;
+      gcall *call = dyn_cast<gcall *> (si.stmt);
+      bool reads = !call || site_uses_id (g, si.site, call)
+                   || (cce_kind_on_stack (s->kind) && !folds (s, call));
+      /* A noreturn direct call only stores the id for its callee.  */
+      bool noreturn = call && gimple_call_noreturn_p (call);
+      if (!call
+          || (gimple_call_flags (call) & ECF_RETURNS_TWICE)
+          || (noreturn && s->kind != CCE_SITE_DIRECT)
+          || (tail_position_p (call) && returns_call_value_p (call)
+              && (!cce_opts.async || s->tail_jump)))
+        {
+          spread &= !reads;
+          continue;
+        }
+      bool self_fold = folds (s, call) && s->target == s->node;
       bool simple = s->kind == CCE_SITE_DIRECT
                     ? s->av != 0 && !rel_site_p (g, si.site, call)
-                    : folds (s, call) ? s->target != s->node
+                    : folds (s, call) ? !self_fold
                     : cce_kind_on_stack (s->kind)
                       && !guesses_taken_p (g, si, call);
       basic_block b = gimple_bb (call);
       profile_count n = b->count;
-      if (simple && n.initialized_p () && n.apply_scale (2, 1) < entry
-          && !(current_loops && bb_loop_depth (b) > 0))
+      bool in_loop = current_loops && bb_loop_depth (b) > 0;
+      if (simple && !noreturn && n.initialized_p ()
+          && n.apply_scale (2, 1) < entry && !in_loop)
         fc.local[i - fc.first] = any = true;
+      else if (reads)
+        {
+          if (!(simple || (self_fold && self_folds == 1))
+              || !n.initialized_p () || in_loop)
+            spread = false;
+          else
+            {
+              readers.push_back (i);
+              sum += n;
+              common = common ? nearest_common_dominator (CDI_DOMINATORS,
+                                                          common, b)
+                              : b;
+            }
+        }
     }
+  free_dominance_info (CDI_DOMINATORS);
+  /* Sites in branches that not every path takes (jq's jv_free frees an
+     array or an object, and returns at once for the other kinds): where
+     their loads run less often, all together, than one load at their
+     common dominator would, each reads the id where it is, and the
+     function keeps no copy.  */
+  if (spread && readers.size () > 1 && common->count.initialized_p ()
+      && !(current_loops && bb_loop_depth (common) > 0)
+      && sum < common->count)
+    for (size_t i : readers)
+      fc.local[i - fc.first] = any = true;
   if (!any)
     return;
   fc.stack_sites = false;

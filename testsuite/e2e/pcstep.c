@@ -6,7 +6,8 @@
    more often from elsewhere (under async the restore after the first
    is left out: the second's store follows at once), also in a loop
    (the restore after the second too: the first's store follows at the
-   top of the next iteration).  */
+   top of the next iteration), and calls in branches that read the id
+   where they are.  */
 #include <cce.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -146,6 +147,19 @@ cd_loop (int n)
   return s;
 }
 
+/* Calls in branches that not every call takes, with addition values:
+   each reads the id where it is, and the function loads no copy at its
+   entry.  */
+__attribute__ ((noinline)) int
+by_kind (int k)
+{
+  if (k == 1)
+    return step_c (k + 2) + 1;
+  if (k == 2)
+    return step_d (k) * 2;
+  return k;
+}
+
 int (*volatile pointer) (int) = second;
 
 /* A call through a pointer in a function without setjmp: one whose
@@ -162,6 +176,7 @@ main (void)
   int v[5] = { 3, 1, 4, 2, 0 };
   int r = first (1) + second (2) + rec (3) + pointer (4) + via_pointer (5);
   r += in_a_row (6) + in_a_loop (2) + cd_nested (2) + cd_loop (3);
+  r += by_kind (0) + by_kind (1) + by_kind (2);
   qsort (v, 5, sizeof *v, by_value);
   if (setjmp (env) == 0)
     jump_back (2);
