@@ -1258,6 +1258,8 @@ struct site_code
   gimple *restore;              /* a restore that may take SUB off the id
                                    word (subtract_restores), or NULL */
   uint64_t sub;
+  bool loop_stored;             /* the loop's entry stores its id
+                                   (chain_loops) */
 };
 
 /* Add to SEQ the store of VALUE to the function's own id (a restore),
@@ -1319,10 +1321,14 @@ emit_direct (site_code &sc)
                                                   s->av));
       return true;
     }
-  tree sum = make_ssa_name (long_long_unsigned_type_node);
-  gimple_seq_add_stmt (&sc.before, gimple_build_assign (sum, PLUS_EXPR, sc.id,
-                                                        u64_cst (s->av)));
-  store_callee_id (sc, &sc.before, sum);
+  if (!sc.loop_stored)
+    {
+      tree sum = make_ssa_name (long_long_unsigned_type_node);
+      gimple_seq_add_stmt (&sc.before,
+                           gimple_build_assign (sum, PLUS_EXPR, sc.id,
+                                                u64_cst (s->av)));
+      store_callee_id (sc, &sc.before, sum);
+    }
   if (sc.restore_id && site_sets_own_id (sc.g, sc.sn))
     {
       store_id (sc, &sc.after, sc.id);
@@ -1557,13 +1563,20 @@ struct function_code
     gimple *last;               /* the last call */
     uint32_t callee;            /* its callee, a node of the graph */
     uint64_t av;                /* its addition value */
+    bool single;                /* the loop's one call, whose callee
+                                   returns with the id it found: no store
+                                   before it either, and the exit takes
+                                   AV off the id word */
   };
   std::vector<loop_chain> loops;   /* chain_loops */
+  std::vector<char> loop_stored;   /* sites whose id the loop's entry
+                                      stores (chain_loops) */
 
   function_code (collector &c_, size_t first_, size_t last_)
     : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
       needed (false), clobber_sites (false), stack_sites (false),
       keep_id (last_ - first_, 1), keep_top (last_ - first_, 1),
+      loop_stored (last_ - first_, 0),
       local (last_ - first_, 0), pinned (false), reentry (false),
       id (NULL_TREE), top (NULL_TREE), tls_entry (false),
       outer (NULL_TREE)
@@ -1956,7 +1969,8 @@ emit_sites (function_code &fc)
                        fc.keep_id[i - fc.first] != 0,
                        fc.keep_top[i - fc.first] != 0,
                        pin_stores_p (call) || cce_opts.async,
-                       gsi_for_stmt (call), NULL, NULL, NULL, 0 };
+                       gsi_for_stmt (call), NULL, NULL, NULL, 0,
+                       fc.loop_stored[i - fc.first] != 0 };
       if (!emit_site (sc))
         {
           discard_seq (sc.before);
@@ -2438,7 +2452,14 @@ chain_restores (function_code &fc)
    that holds every call of the loop, each a stored_call_p site whose
    call does not end the block; that block dominates the latch; the
    first call's callee has all its calls in the function stored
-   (cce_unstored_calls), as chained_store_p wants.  Sets FC's keep_id and
+   (cce_unstored_calls), as chained_store_p wants.  Where the loop
+   makes one call, of a function that returns with the id it found
+   (returns_id_p), the id word holds that call's id at the head on
+   both edges already: the call keeps no store before it either, and
+   the exit takes its addition value off the id word (id_sub), so that
+   the function's copy of its id is dead past the entry edge (jq's
+   jvp_array_free then saves no more registers than without cce, on the
+   path that frees nothing too).  Sets FC's keep_id, loop_stored and
    loops.  In cfun.  */
 static void
 chain_loops (function_code &fc)
@@ -2506,8 +2527,11 @@ chain_loops (function_code &fc)
       if (fc.c.unstored.count ((uint64_t) self << 32 | sf->target))
         continue;
       fc.keep_id[last] = 0;
+      bool single = first == last
+                    && returns_id_p (g, fc.c.sites[fc.first + last].site);
+      fc.loop_stored[last] = single;
       fc.loops.push_back ({ h, body, latch, fc.c.sites[fc.first + last].stmt,
-                            sl->target, sl->av });
+                            sl->target, sl->av, single });
     }
   free_dominance_info (CDI_DOMINATORS);
 }
@@ -2532,9 +2556,21 @@ emit_loop_chains (function_code &fc)
       if (!in || !out || EDGE_COUNT (l.header->preds) != 2
           || EDGE_COUNT (l.header->succs) != 2)
         {
+          /* The code of an unchained call: its store too, if left out.  */
+          gimple_stmt_iterator gsi = gsi_for_stmt (l.last);
+          if (l.single)
+            {
+              gimple_seq seq = NULL;
+              tree sum = make_ssa_name (u64);
+              gimple_seq_add_stmt (&seq, gimple_build_assign (sum, PLUS_EXPR,
+                                                              fc.id,
+                                                              u64_cst (l.av)));
+              gimple_seq_add_stmt (&seq, id_store (own_id_ref (true), sum));
+              set_locations (seq, gimple_location (l.last));
+              gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+            }
           gimple *r = id_store (own_id_ref (true), fc.id);
           gimple_set_location (r, gimple_location (l.last));
-          gimple_stmt_iterator gsi = gsi_for_stmt (l.last);
           gsi_insert_after (&gsi, r, GSI_SAME_STMT);
           continue;
         }
@@ -2556,7 +2592,11 @@ emit_loop_chains (function_code &fc)
       gimple_seq_add_stmt (&seq, a);
       set_locations (seq, loc);
       gsi_insert_seq_on_edge (in, seq);
-      gimple *r = id_store (own_id_ref (true), fc.id);
+      /* A single call's callee returns with the id it found, so the
+         exit finds ID + AV: taking AV off leaves the function's copy
+         dead after the entry, in no saved register.  */
+      gimple *r = l.single ? id_sub (l.av) : id_store (own_id_ref (true),
+                                                        fc.id);
       gimple_set_location (r, loc);
       gsi_insert_on_edge (out, r);
     }

@@ -160,6 +160,19 @@ by_kind (int k)
   return k;
 }
 
+/* step_c alone in a loop, with an addition value: under async the
+   loop's entry edge stores the id step_c is called with, no store comes
+   before the call either (step_c returns with the id it found), and the
+   exit edge takes the addition value off the id word.  */
+__attribute__ ((noinline)) int
+c_loop (int n)
+{
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += step_c (i + (s & 1));
+  return s;
+}
+
 int (*volatile pointer) (int) = second;
 
 /* A call through a pointer in a function without setjmp: one whose
@@ -176,7 +189,7 @@ main (void)
   int v[5] = { 3, 1, 4, 2, 0 };
   int r = first (1) + second (2) + rec (3) + pointer (4) + via_pointer (5);
   r += in_a_row (6) + in_a_loop (2) + cd_nested (2) + cd_loop (3);
-  r += by_kind (0) + by_kind (1) + by_kind (2);
+  r += by_kind (0) + by_kind (1) + by_kind (2) + c_loop (3);
   qsort (v, 5, sizeof *v, by_value);
   if (setjmp (env) == 0)
     jump_back (2);
