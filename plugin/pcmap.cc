@@ -422,10 +422,15 @@ step (pc_state s, rtx_insn *insn)
                || strcmp (sym, CCE_SYM_COUNT_ID) == 0
                || strcmp (sym, CCE_SYM_GROW) == 0)
         r = s;
-      else if (s.kind == K_PRE)
+      else if (s.kind == K_PRE
+               || (s.kind == K_POST && node_of (fn)
+                   && node_of (fn)->index == s.callee))
         {
           /* The call the id was stored for: the callee returns with the
-             id it found unless it clobbers it.  */
+             id it found unless it clobbers it.  After such a call, a
+             call of the same function with no store in between is made
+             with the same id: a loop's one call, whose id its entry
+             stored (instrument.cc, chain_loops).  */
           const pc_node *n = node_of (fn);
           r = !n || n->index != s.callee ? S_UNKNOWN
               : n->clobbers && !deepest_levels_p (n)
