@@ -712,6 +712,9 @@ add_guesses (collector &c, site_info &si)
                 compatible.push_back (t);
                 if (same_source_type_p (TREE_TYPE (t->decl), fntype))
                   same.push_back (t);
+                /* Then more of a compatible type too: no guess.  */
+                if (same.size () > (size_t) cce_opts.guess)
+                  return;
               }
         }
       if (!same.empty () && same.size () <= (size_t) cce_opts.guess)

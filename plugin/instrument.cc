@@ -1279,6 +1279,16 @@ store_callee_id (const site_code &sc, gimple_seq *seq, tree value)
                                       value));
 }
 
+/* Add to SEQ the sum ID + AV; returns it.  */
+static tree
+id_plus (gimple_seq *seq, tree id, uint64_t av)
+{
+  tree sum = make_ssa_name (long_long_unsigned_type_node);
+  gimple_seq_add_stmt (seq, gimple_build_assign (sum, PLUS_EXPR, id,
+                                                 u64_cst (av)));
+  return sum;
+}
+
 /* Does the callee of direct or folded site SN of G return with the id
    it found, in the TLS word (the id's word without idreg)?  */
 static bool
@@ -1322,13 +1332,7 @@ emit_direct (site_code &sc)
       return true;
     }
   if (!sc.loop_stored)
-    {
-      tree sum = make_ssa_name (long_long_unsigned_type_node);
-      gimple_seq_add_stmt (&sc.before,
-                           gimple_build_assign (sum, PLUS_EXPR, sc.id,
-                                                u64_cst (s->av)));
-      store_callee_id (sc, &sc.before, sum);
-    }
+    store_callee_id (sc, &sc.before, id_plus (&sc.before, sc.id, s->av));
   if (sc.restore_id && site_sets_own_id (sc.g, sc.sn))
     {
       store_id (sc, &sc.after, sc.id);
@@ -2542,7 +2546,6 @@ chain_loops (function_code &fc)
 static void
 emit_loop_chains (function_code &fc)
 {
-  tree u64 = long_long_unsigned_type_node;
   for (const function_code::loop_chain &l : fc.loops)
     {
       edge in = NULL, out = NULL, e;
@@ -2561,10 +2564,7 @@ emit_loop_chains (function_code &fc)
           if (l.single)
             {
               gimple_seq seq = NULL;
-              tree sum = make_ssa_name (u64);
-              gimple_seq_add_stmt (&seq, gimple_build_assign (sum, PLUS_EXPR,
-                                                              fc.id,
-                                                              u64_cst (l.av)));
+              tree sum = id_plus (&seq, fc.id, l.av);
               gimple_seq_add_stmt (&seq, id_store (own_id_ref (true), sum));
               set_locations (seq, gimple_location (l.last));
               gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
@@ -2578,9 +2578,7 @@ emit_loop_chains (function_code &fc)
                                         ? last_stmt (l.header)
                                         : gsi_stmt (gsi_start_bb (l.body)));
       gimple_seq seq = NULL;
-      tree sum = make_ssa_name (u64);
-      gimple_seq_add_stmt (&seq, gimple_build_assign (sum, PLUS_EXPR, fc.id,
-                                                      u64_cst (l.av)));
+      tree sum = id_plus (&seq, fc.id, l.av);
       vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
       asm_operand (&outputs, "=m", tls_ref (CCE_TLS_ID, true));
       asm_operand (&inputs, "r", sum);

@@ -410,6 +410,7 @@ step (pc_state s, rtx_insn *insn)
     {
       tree fn = call_target (insn);
       const char *sym = decl_symbol (fn);
+      const pc_node *n = node_of (fn);
       pc_state r;
       if (strcmp (sym, CCE_SYM_PUSH) == 0
           || strcmp (sym, CCE_SYM_PUSH_COUNTED) == 0)
@@ -423,15 +424,13 @@ step (pc_state s, rtx_insn *insn)
                || strcmp (sym, CCE_SYM_GROW) == 0)
         r = s;
       else if (s.kind == K_PRE
-               || (s.kind == K_POST && node_of (fn)
-                   && node_of (fn)->index == s.callee))
+               || (s.kind == K_POST && n && n->index == s.callee))
         {
           /* The call the id was stored for: the callee returns with the
              id it found unless it clobbers it.  After such a call, a
              call of the same function with no store in between is made
              with the same id: a loop's one call, whose id its entry
              stored (instrument.cc, chain_loops).  */
-          const pc_node *n = node_of (fn);
           r = !n || n->index != s.callee ? S_UNKNOWN
               : n->clobbers && !deepest_levels_p (n)
               ? st (K_LOST_ID) : pc_state { K_POST, n->index };
@@ -440,7 +439,7 @@ step (pc_state s, rtx_insn *insn)
         r = s;
       /* A call out of the program (a libcall GCC made) after a call
          whose restore was left out: it leaves the id alone.  */
-      else if (s.kind == K_POST && !node_of (fn))
+      else if (s.kind == K_POST && !n)
         r = s;
       else if (s.kind == K_OWN)
         {
@@ -448,7 +447,6 @@ step (pc_state s, rtx_insn *insn)
              id it found, unless it is a node that clobbers it.  Code
              outside the program leaves the TLS block alone, and what it
              calls back restores it (entry nodes do).  */
-          const pc_node *n = node_of (fn);
           r = !n || !n->clobbers || !n->observed ? S_OWN
               : deepest_levels_p (n) ? pc_state { K_POST, n->index }
               : st (K_LOST_ID);
