@@ -200,14 +200,25 @@ fail:
 
 /* Step 1: choose the back edges of recursion: a set of direct edges
    whose removal leaves the call graph acyclic.  Each becomes a ccStack
-   site, which costs a push at every execution, so the set should be
-   cheap: within each strongly connected component, the nodes are put in
-   an order that the hot edges follow (Eades, Lin and Smyth's greedy
-   heuristic for a small feedback arc set, with the sites' estimated
-   frequencies as weights), and the edges that go against the order are
-   the back edges.  In a cycle f -> g (rarely) and g -> f (in a loop),
-   that makes f -> g the back edge, not g -> f.  Self calls are always
-   back edges.  */
+   site or a fold, which costs more at every execution than a direct
+   edge, so the set should be cheap: within each strongly connected
+   component, the nodes are put in an order that the hot edges follow
+   (Eades, Lin and Smyth's greedy heuristic for a small feedback arc
+   set), and the edges that go against the order are the back edges.
+   Self calls are always back edges.
+
+   An edge's weight is how often it runs when the recursion is entered
+   from outside the component and does not recur (entry_weights): the
+   executions of its caller that come from outside, times the site's
+   estimated frequency.  An edge that only the recursion itself reaches
+   weighs nearly nothing.  In a cycle f -> g (in a branch) and g -> f (in
+   a loop), with f called from outside and g only by f, g -> f is the
+   back edge: it runs only where the recursion really recurs, while f ->
+   g runs at every such call of f (and, g's one caller, needs no code).
+   The compiler's estimate of g's loop says nothing of how often the
+   recursion goes deeper: jq's jv_free calls jvp_array_free for every
+   array it lets go, which frees the elements in a loop only when the
+   last reference goes, 43,000 of 4.6 million times.  */
 
 /* Tarjan's strongly connected components of G's edges, iteratively:
    COMP[v] = the component of node v; components are numbered from 0.
@@ -388,6 +399,64 @@ out:
   return ret;
 }
 
+/* The weights W of G's sites for the ordering (above): COMP[v] = v's
+   component, its members MEMBERS[FIRST[c] .. FIRST[c + 1]); Tarjan's
+   numbering puts a component's callers after it, so the components are
+   taken from the last.  OUTSIDE[v] = v's executions from outside its
+   component (an entry node once, plus its callers' over the edges that
+   come in); ALL[v] = those plus one round of its component's edges from
+   them, at most once per execution of the caller, for the components
+   below.  A small part of the frequency keeps every edge's weight
+   positive, and orders the edges that no outside execution reaches.
+   Returns 0, or -1 when out of memory.  */
+static int
+entry_weights (const struct cce_graph *g, const struct adj *a,
+               const uint32_t *comp, long ncomp, const uint32_t *first,
+               const uint32_t *members, double *w)
+{
+  size_t nn = g->nnodes;
+  double *outside = calloc (nn ? nn : 1, sizeof (double));
+  double *all = calloc (nn ? nn : 1, sizeof (double));
+  if (!outside || !all)
+    {
+      free (outside);
+      free (all);
+      return -1;
+    }
+  for (long c = ncomp - 1; c >= 0; c--)
+    {
+      for (uint32_t k = first[c]; k < first[c + 1]; k++)
+        {
+          uint32_t v = members[k];
+          outside[v] = (g->nodes[v].flags & CCE_NODE_ENTRY) ? 1.0 : 0.0;
+          for (uint32_t j = a->in_index[v]; j < a->in_index[v + 1]; j++)
+            {
+              const struct cce_site *s = &g->sites[a->in_sites[j]];
+              if (is_edge (g, s) && comp[s->node] != (uint32_t) c)
+                outside[v] += all[s->node] * s->freq;
+            }
+        }
+      for (uint32_t k = first[c]; k < first[c + 1]; k++)
+        {
+          uint32_t v = members[k];
+          all[v] = outside[v];
+          for (uint32_t j = a->in_index[v]; j < a->in_index[v + 1]; j++)
+            {
+              const struct cce_site *s = &g->sites[a->in_sites[j]];
+              if (is_edge (g, s) && comp[s->node] == (uint32_t) c
+                  && s->node != v)
+                all[v] += outside[s->node] * (s->freq < 1 ? s->freq : 1);
+            }
+        }
+    }
+  for (size_t i = 0; i < g->nsites; i++)
+    w[i] = outside[g->sites[i].node] * g->sites[i].freq
+           + 1e-6 * back_weight (&g->sites[i]);
+  free (outside);
+  free (all);
+  return 0;
+}
+
 static int
 mark_back_edges (struct cce_graph *g, const struct adj *a)
 {
@@ -395,7 +464,7 @@ mark_back_edges (struct cce_graph *g, const struct adj *a)
   uint32_t *comp = malloc ((nn ? nn : 1) * sizeof (uint32_t));
   uint32_t *first = NULL, *members = NULL, *pos = NULL;
   uint32_t *indeg = NULL, *outdeg = NULL;
-  double *inw = NULL, *outw = NULL;
+  double *inw = NULL, *outw = NULL, *w = NULL;
   unsigned char *gone = NULL;
   int ret = -1;
   long ncomp;
@@ -413,8 +482,9 @@ mark_back_edges (struct cce_graph *g, const struct adj *a)
   inw = calloc (nn ? nn : 1, sizeof (double));
   outw = calloc (nn ? nn : 1, sizeof (double));
   gone = calloc (nn ? nn : 1, 1);
+  w = calloc (g->nsites ? g->nsites : 1, sizeof (double));
   if (!first || !members || !pos || !indeg || !outdeg || !inw || !outw
-      || !gone)
+      || !gone || !w)
     goto out;
 
   /* The members of each component, together.  */
@@ -431,6 +501,9 @@ mark_back_edges (struct cce_graph *g, const struct adj *a)
     free (fill);
   }
 
+  if (entry_weights (g, a, comp, ncomp, first, members, w) < 0)
+    goto out;
+
   /* Degrees and weights inside the components, self calls left out.  */
   for (size_t i = 0; i < g->nsites; i++)
     {
@@ -440,8 +513,8 @@ mark_back_edges (struct cce_graph *g, const struct adj *a)
         continue;
       outdeg[s->node]++;
       indeg[s->target]++;
-      outw[s->node] += back_weight (s);
-      inw[s->target] += back_weight (s);
+      outw[s->node] += w[i];
+      inw[s->target] += w[i];
     }
 
   /* Order each component: sinks go to the end, sources to the front, and
@@ -491,7 +564,7 @@ mark_back_edges (struct cce_graph *g, const struct adj *a)
               if (s->target != pick && comp[s->target] == (uint32_t) c)
                 {
                   indeg[s->target]--;
-                  inw[s->target] -= back_weight (s);
+                  inw[s->target] -= w[a->out_sites[k]];
                 }
             }
           for (uint32_t k = a->in_index[pick]; k < a->in_index[pick + 1];
@@ -501,7 +574,7 @@ mark_back_edges (struct cce_graph *g, const struct adj *a)
               if (s->node != pick && comp[s->node] == (uint32_t) c)
                 {
                   outdeg[s->node]--;
-                  outw[s->node] -= back_weight (s);
+                  outw[s->node] -= w[a->in_sites[k]];
                 }
             }
         }
@@ -534,6 +607,7 @@ out:
   free (inw);
   free (outw);
   free (gone);
+  free (w);
   return ret;
 }
 

@@ -520,11 +520,14 @@ test_mutual_recursion_of_equal_weights_makes_one_back_edge (void **state)
   model_free (&m);
 }
 
-/* The back edge of a cycle is its cold edge: f calls g rarely, g calls f
-   in a loop (a list free that recurses through its elements), so g -> f
-   stays direct and f -> g carries the push.  */
+/* The back edge of a cycle is the edge that runs only when the recursion
+   recurs: f, called from main, calls g in a branch, and g, called by f
+   alone, calls f in a loop (a free that recurses through the elements
+   of a list).  However often the loop is estimated to run, g -> f is
+   the back edge, and f -> g, g's one incoming edge, is direct (and has
+   addition value 0: no code).  */
 static void
-test_mutual_recursion_puts_the_push_on_the_cold_edge (void **state)
+test_mutual_recursion_puts_the_push_on_the_recurring_edge (void **state)
 {
   struct model m = { 0 };
   struct run R;
@@ -532,7 +535,7 @@ test_mutual_recursion_puts_the_push_on_the_cold_edge (void **state)
   const struct cce_graph *g;
 
   (void) state;
-  set_ctx ("mutual recursion, one hot edge");
+  set_ctx ("mutual recursion, entered at f");
   main_ = m_node (&m, 0, CCE_NODE_ENTRY);
   f = m_node (&m, 1, 0);
   g_ = m_node (&m, 2, 0);
@@ -543,12 +546,50 @@ test_mutual_recursion_puts_the_push_on_the_cold_edge (void **state)
   m_site (&m, g_, CCE_SITE_LOG, CCE_NONE, 1);
   run_all (&m, &R);
   g = R.g;
+  CHECK (g->sites[gf].kind == CCE_SITE_BACK && g->sites[gf].reason == 'r',
+         "g->f (recurring) is %c, not a recursion back site",
+         g->sites[gf].kind);
+  CHECK (g->sites[fg].kind == CCE_SITE_DIRECT && g->sites[fg].av == 0
+         && g->sites[mf].kind == CCE_SITE_DIRECT,
+         "f->g or main->f not direct, or f->g has code");
+  CHECK (g->nodes[f].has_root, "f, the callee of the back edge, has no root");
+  CHECK (R.st.back_sites == 1, "stats.back_sites %zu", R.st.back_sites);
+  CHECK (R.checks > 5, "simulation decoded %zu records", R.checks);
+  run_free (&R);
+  model_free (&m);
+}
+
+/* Where both nodes of the cycle are called from outside it, the
+   estimated frequencies decide: main calls f and g alike, f calls g
+   rarely and g calls f in a loop, so f -> g carries the push.  */
+static void
+test_mutual_recursion_entered_twice_puts_the_push_on_the_cold_edge
+  (void **state)
+{
+  struct model m = { 0 };
+  struct run R;
+  uint32_t main_, f, g_, mf, mg, fg, gf;
+  const struct cce_graph *g;
+
+  (void) state;
+  set_ctx ("mutual recursion, entered at f and g");
+  main_ = m_node (&m, 0, CCE_NODE_ENTRY);
+  f = m_node (&m, 1, 0);
+  g_ = m_node (&m, 2, 0);
+  mf = m_site (&m, main_, CCE_SITE_DIRECT, f, 1);
+  mg = m_site (&m, main_, CCE_SITE_DIRECT, g_, 1);
+  fg = m_site (&m, f, CCE_SITE_DIRECT, g_, 0.1);
+  gf = m_site (&m, g_, CCE_SITE_DIRECT, f, 10);
+  m_site (&m, f, CCE_SITE_LOG, CCE_NONE, 1);
+  m_site (&m, g_, CCE_SITE_LOG, CCE_NONE, 1);
+  run_all (&m, &R);
+  g = R.g;
   CHECK (g->sites[fg].kind == CCE_SITE_BACK && g->sites[fg].reason == 'r',
          "f->g (cold) is %c, not a recursion back site", g->sites[fg].kind);
   CHECK (g->sites[gf].kind == CCE_SITE_DIRECT
-         && g->sites[mf].kind == CCE_SITE_DIRECT,
-         "g->f (hot) or main->f not direct");
-  CHECK (g->nodes[g_].has_root, "g, the callee of the back edge, has no root");
+         && g->sites[mf].kind == CCE_SITE_DIRECT
+         && g->sites[mg].kind == CCE_SITE_DIRECT,
+         "g->f (hot), main->f or main->g not direct");
   CHECK (R.st.back_sites == 1, "stats.back_sites %zu", R.st.back_sites);
   CHECK (R.checks > 5, "simulation decoded %zu records", R.checks);
   run_free (&R);
@@ -888,7 +929,8 @@ main (void)
     cmocka_unit_test (test_self_recursion_folds_into_the_id_then_pushes),
     cmocka_unit_test (test_tail_jump_clobbers_under_preserve_all),
     cmocka_unit_test (test_mutual_recursion_of_equal_weights_makes_one_back_edge),
-    cmocka_unit_test (test_mutual_recursion_puts_the_push_on_the_cold_edge),
+    cmocka_unit_test (test_mutual_recursion_puts_the_push_on_the_recurring_edge),
+    cmocka_unit_test (test_mutual_recursion_entered_twice_puts_the_push_on_the_cold_edge),
     cmocka_unit_test (test_three_cycle_makes_only_closing_edge_back),
     cmocka_unit_test (test_cycle_entered_twice_gets_exactly_one_back_edge),
     cmocka_unit_test (test_cycle_unreachable_from_entries_is_still_broken),
