@@ -166,6 +166,17 @@ bool self_tail_jump_p (gcall *call);
 /* ... for a value of 2^31 or more, through a scratch register.  */
 #define CCE_ASM_ID_SUB_WIDE \
   "movabsq %3, %1\n\tsubq %1, %0\t" CCE_ASM_IDREG_MARK
+/* ... and, after a folded site, the id word's (WORD - %4) >> %5, times
+   %6 (the inverse of the odd part of the fold's factor): the caller's
+   id (subtract_restores).  The asm is a head (%4 an immediate, or
+   through scratch %2 where it is 2^31 or more), the steps its factor
+   needs, and the tail, whose one instruction stores the id word.  */
+#define CCE_ASM_ID_UNFOLD_HEAD "movq %3, %1\n\tsubq %4, %1\n\t"
+#define CCE_ASM_ID_UNFOLD_HEAD_WIDE \
+  "movq %3, %1\n\tmovabsq %4, %2\n\tsubq %2, %1\n\t"
+#define CCE_ASM_ID_UNFOLD_SHIFT "shrq %5, %1\n\t"
+#define CCE_ASM_ID_UNFOLD_ODD "movabsq %6, %2\n\timulq %2, %1\n\t"
+#define CCE_ASM_ID_UNFOLD_TAIL "movq %1, %0\t" CCE_ASM_IDREG_MARK
 /* The store, on a loop's entry edge, of the id the loop's last call
    was made with (instrument.cc, chain_loops): operand 2 is that call's
    callee, a node of the graph, whose CALLEE state the PC map starts
@@ -177,6 +188,7 @@ bool self_tail_jump_p (gcall *call);
 #define CCE_ASM_FOLD_MARK "# cce: fold"
 #define CCE_ASM_FOLD_LEA "leaq %c2(%1,%1,%c3), %0\t" CCE_ASM_FOLD_MARK
 #define CCE_ASM_FOLD_COPY CCE_ASM_FOLD_MARK
+#define CCE_ASM_FOLD_CONST "movabsq %1, %0\t" CCE_ASM_FOLD_MARK
 /* ... and of its load, which the PC map takes for no store.  */
 #define CCE_ASM_IDREG_LOAD "movq %%" CCE_IDREG ", %0\t# cce: load the id"
 

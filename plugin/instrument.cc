@@ -760,6 +760,35 @@ asm_operand (vec<tree, va_gc> **v, const char *constraint, tree x)
                                                      constraint)), x));
 }
 
+/* The constant V for the code in SEQ of a folded site: an immediate
+   operand where it fits one (x86-64 sign-extends 32 bits) or where
+   PLAIN, else a volatile asm's movabs, which GCC neither hoists out of a
+   loop nor moves above a call.  A hoisted constant, or a sum computed
+   early with it, takes a callee-saved register, saved and restored at
+   every entry of the function, also on the paths that never reach the
+   site (jq's jvp_array_free frees its elements in a loop only when the
+   last reference goes; fib's pong computed its second call's id before
+   its first call).  The sum's addend is never plain; the fold limit is
+   plain outside loops, so that GCC knows that two sites of one callee
+   with the same id take the same branch, and compares once.  */
+static tree
+fold_cst (gimple_seq *seq, uint64_t v, bool plain)
+{
+  if (v < ((uint64_t) 1 << 31) || plain)
+    return u64_cst (v);
+  tree u64 = long_long_unsigned_type_node;
+  tree x = make_ssa_name (u64);
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+  asm_operand (&outputs, "=r", x);
+  asm_operand (&inputs, "i", u64_cst (v));
+  gasm *a = gimple_build_asm_vec (CCE_ASM_FOLD_CONST, inputs, outputs,
+                                  NULL, NULL);
+  gimple_asm_set_volatile (a, true);
+  SSA_NAME_DEF_STMT (x) = a;
+  gimple_seq_add_stmt (seq, a);
+  return x;
+}
+
 /* Append to SEQ the computation of ID * K + ADD, a folded site's id (K
    above 1), and return it.  The folded sites of a function all multiply
    its id by the same factor: computed plainly, GCC would multiply once,
@@ -811,8 +840,9 @@ folded_id (gimple_seq *seq, tree id, uint64_t k, uint64_t add,
   tree scaled = make_ssa_name (u64);
   gimple_seq_add_stmt (seq, gimple_build_assign (scaled, MULT_EXPR, x,
                                                  u64_cst (k)));
+  tree addend = fold_cst (seq, add, false);
   gimple_seq_add_stmt (seq, gimple_build_assign (fid, PLUS_EXPR, scaled,
-                                                 u64_cst (add)));
+                                                 addend));
   return fid;
 }
 
@@ -835,6 +865,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_seq before = NULL;
   tree dest = callee_id_ref (g, sn, pin);
   uint64_t add = t->numcc + s->fold;
+  bool in_loop = current_loops && bb_loop_depth (gimple_bb (call)) > 0;
   tree fid;
   if (t->nfold != 1)
     fid = folded_id (&before, id, t->nfold, add,
@@ -842,8 +873,9 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   else
     {
       fid = make_ssa_name (u64);
+      tree addend = fold_cst (&before, add, false);
       gimple_seq_add_stmt (&before, gimple_build_assign (fid, PLUS_EXPR, id,
-                                                         u64_cst (add)));
+                                                         addend));
     }
   gimple *store = id_store (dest, fid);
   gimple_set_location (store, loc);
@@ -855,10 +887,16 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
   gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
 
-  gcond *cond = gimple_build_cond (GE_EXPR, id, u64_cst (t->fold_lim),
-                                   NULL_TREE, NULL_TREE);
+  gimple_seq lim_seq = NULL;
+  tree lim = fold_cst (&lim_seq, t->fold_lim, !in_loop);
+  gcond *cond = gimple_build_cond (GE_EXPR, id, lim, NULL_TREE, NULL_TREE);
   gimple_set_location (cond, loc);
   gsi = gsi_for_stmt (call);
+  if (lim_seq)
+    {
+      gimple_set_location (gimple_seq_first_stmt (lim_seq), loc);
+      gsi_insert_seq_before (&gsi, lim_seq, GSI_SAME_STMT);
+    }
   gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
   /* Under async the hot path alone stores the folded id (folds: the call
      does not end its block): the cold path's id stays the function's
@@ -933,9 +971,12 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
 
   /* if (ID >= LIM) pop (ID);  -- after it, on its fall-through edge when
      the call ends its block.  */
-  cond = gimple_build_cond (GE_EXPR, id, u64_cst (t->fold_lim), NULL_TREE,
-                            NULL_TREE);
+  lim_seq = NULL;
+  lim = fold_cst (&lim_seq, t->fold_lim, !in_loop);
+  cond = gimple_build_cond (GE_EXPR, id, lim, NULL_TREE, NULL_TREE);
   gimple_set_location (cond, loc);
+  gimple_seq_add_stmt (&lim_seq, cond);
+  gimple_set_location (gimple_seq_first_stmt (lim_seq), loc);
   if (stmt_ends_bb_p (call))
     {
       edge fall = normal_succ_edge (call);
@@ -943,12 +984,12 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
         return;     /* never returns normally: nothing to pop */
       basic_block nb = split_edge (fall);
       gsi = gsi_start_bb (nb);
-      gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
+      gsi_insert_seq_after (&gsi, lim_seq, GSI_NEW_STMT);
     }
   else
     {
       gsi = gsi_for_stmt (call);
-      gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
+      gsi_insert_seq_after (&gsi, lim_seq, GSI_NEW_STMT);
     }
   gimple *pop = cold_pop (id, reg);
   gimple_set_location (pop, loc);
@@ -1260,6 +1301,9 @@ struct site_code
   uint64_t sub;
   bool loop_stored;             /* the loop's entry stores its id
                                    (chain_loops) */
+  uint64_t scale;               /* with SUB: the word holds
+                                   ID * SCALE + SUB (a folded site);
+                                   0 or 1: ID + SUB */
 };
 
 /* Add to SEQ the store of VALUE to the function's own id (a restore),
@@ -1302,10 +1346,11 @@ returns_id_p (const struct cce_graph *g, uint32_t sn)
    word holds ID + SUB when its call returns (returns_id_p): note it for
    subtract_restores.  */
 static void
-note_restore (site_code &sc, uint64_t sub)
+note_restore (site_code &sc, uint64_t sub, uint64_t scale = 1)
 {
   sc.restore = gimple_seq_last_stmt (sc.after);
   sc.sub = sub;
+  sc.scale = scale;
 }
 
 /* (2) A direct call with addition value 0: no code, but for the restore
@@ -1355,8 +1400,8 @@ emit_folded (site_code &sc)
          call that the folded id was stored for (insert_fold).  */
       const struct cce_site *s = &sc.g->sites[sc.sn];
       const struct cce_node *t = &sc.g->nodes[s->target];
-      if (cce_opts.async && t->nfold == 1 && returns_id_p (sc.g, sc.sn))
-        note_restore (sc, t->numcc + s->fold);
+      if (cce_opts.async && returns_id_p (sc.g, sc.sn))
+        note_restore (sc, t->numcc + s->fold, t->nfold);
     }
   sc.gsi = gsi_for_stmt (sc.call);
   return true;
@@ -1557,8 +1602,9 @@ struct function_code
   struct sub_restore
   {
     gimple *stmt;               /* the restore: tls[ID] = ID */
-    uint64_t sub;               /* the id word holds ID + SUB before it */
+    uint64_t sub;               /* the id word holds ID * SCALE + SUB */
     tree id;                    /* ID */
+    uint64_t scale;
   };
   std::vector<sub_restore> subs;   /* note_restore */
   struct loop_chain
@@ -1986,7 +2032,7 @@ emit_sites (function_code &fc)
       set_locations (sc.after, gimple_location (call));
       insert_after_call (call, sc.after);
       if (sc.restore)
-        fc.subs.push_back ({ sc.restore, sc.sub, id });
+        fc.subs.push_back ({ sc.restore, sc.sub, id, sc.scale });
     }
 }
 
@@ -2014,6 +2060,49 @@ id_sub (uint64_t sub)
   gimple_asm_set_volatile (a, true);
   if (scratch)
     SSA_NAME_DEF_STMT (scratch) = a;
+  return a;
+}
+
+/* The restore of the id word as (WORD - SUB) / SCALE, from the word
+   itself, where the word holds ID * SCALE + SUB, a folded site's id
+   below the fold limit, so that the division is exact: a shift by
+   SCALE's factors of 2 and a product with the inverse of its odd part
+   modulo 2^64 (CCE_ASM_ID_UNFOLD_*).  Four to seven instructions, in
+   scratch registers that the asm sets, and no copy of the id.  */
+static gimple *
+id_unfold (uint64_t sub, uint64_t scale)
+{
+  unsigned shift = __builtin_ctzll (scale);
+  uint64_t odd = scale >> shift, inv = odd;
+  /* Newton's iteration: each step doubles the low bits of INV that are
+     right (odd * odd == 1 modulo 8 to start with).  */
+  for (int i = 0; i < 5; i++)
+    inv *= 2 - odd * inv;
+  gcc_assert (odd * inv == 1);
+  bool wide = sub >= (uint64_t) 1 << 31;
+  std::string templ = wide ? CCE_ASM_ID_UNFOLD_HEAD_WIDE
+                           : CCE_ASM_ID_UNFOLD_HEAD;
+  if (shift)
+    templ += CCE_ASM_ID_UNFOLD_SHIFT;
+  if (odd != 1)
+    templ += CCE_ASM_ID_UNFOLD_ODD;
+  templ += CCE_ASM_ID_UNFOLD_TAIL;
+  tree u64 = long_long_unsigned_type_node;
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
+  asm_operand (&outputs, "=m", tls_ref (CCE_TLS_ID, true));
+  tree s1 = make_ssa_name (u64), s2 = make_ssa_name (u64);
+  asm_operand (&outputs, "=&r", s1);
+  asm_operand (&outputs, "=&r", s2);
+  asm_operand (&inputs, "m", tls_ref (CCE_TLS_ID, true));
+  asm_operand (&inputs, wide ? "i" : "e", u64_cst (sub));
+  asm_operand (&inputs, "i", u64_cst (shift));
+  asm_operand (&inputs, "i", u64_cst (inv));
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (2, "cc")));
+  gasm *a = gimple_build_asm_vec (templ.c_str (), inputs, outputs, clobbers,
+                                  NULL);
+  gimple_asm_set_volatile (a, true);
+  SSA_NAME_DEF_STMT (s1) = a;
+  SSA_NAME_DEF_STMT (s2) = a;
   return a;
 }
 
@@ -2135,7 +2224,8 @@ subtract_restores (function_code &fc)
         if (r.id == name && gimple_bb (r.stmt))
           {
             gimple_stmt_iterator gsi = gsi_for_stmt (r.stmt);
-            gsi_replace (&gsi, id_sub (r.sub), false);
+            gsi_replace (&gsi, r.scale > 1 ? id_unfold (r.sub, r.scale)
+                                           : id_sub (r.sub), false);
           }
     }
 }

@@ -173,6 +173,93 @@ c_loop (int n)
   return s;
 }
 
+/* Recursions whose function takes K folded back edges, each call in a
+   branch of its own, with the id read after it (a log): under async
+   the restore after each computes the function's id from the id word,
+   and no copy of the id is kept across the calls.  K = 2 (a shift),
+   3 (a product with an inverse) and 6 (both).  */
+__attribute__ ((noinline)) static int unfold_two (int n);
+__attribute__ ((noinline)) static int unfold_three (int n);
+__attribute__ ((noinline)) static int unfold_six (int n);
+
+__attribute__ ((noinline)) static int
+unfold_back (int n)
+{
+  sink = n;
+  if (n & 1)
+    return unfold_two (n - 1) + 3;
+  if (n & 2)
+    return unfold_three (n - 1) + 5;
+  return unfold_six (n - 1) + 7;
+}
+
+__attribute__ ((noinline)) static int
+unfold_two (int n)
+{
+  if (n <= 0)
+    return 1;
+  if (n % 3 == 0)
+    {
+      int r = unfold_two (n - 1);
+      cce_log (4);
+      return r + 1;
+    }
+  return unfold_back (n) * 2;
+}
+
+__attribute__ ((noinline)) static int
+unfold_three (int n)
+{
+  if (n <= 0)
+    return 2;
+  if (n % 3 == 0)
+    {
+      int r = unfold_three (n - 1);
+      cce_log (5);
+      return r + 1;
+    }
+  if (n % 3 == 1)
+    {
+      int r = unfold_three (n - 2);
+      sink = r;
+      return r * 3;
+    }
+  return unfold_back (n) - 1;
+}
+
+__attribute__ ((noinline)) static int
+unfold_six (int n)
+{
+  int r;
+  switch (n % 7)
+    {
+    case 0:
+      return 3;
+    case 1:
+      r = unfold_six (n - 1);
+      cce_log (6);
+      return r + 1;
+    case 2:
+      r = unfold_six (n - 2);
+      sink = r;
+      return r * 5;
+    case 3:
+      r = unfold_six (n - 3);
+      sink = r + 1;
+      return r - 2;
+    case 4:
+      r = unfold_six (n - 1);
+      sink = r + 2;
+      return r ^ 3;
+    case 5:
+      r = unfold_six (n - 2);
+      sink = r + 3;
+      return r + 9;
+    default:
+      return n < 7 ? 4 : unfold_back (n) + 1;
+    }
+}
+
 int (*volatile pointer) (int) = second;
 
 /* A call through a pointer in a function without setjmp: one whose
@@ -190,6 +277,8 @@ main (void)
   int r = first (1) + second (2) + rec (3) + pointer (4) + via_pointer (5);
   r += in_a_row (6) + in_a_loop (2) + cd_nested (2) + cd_loop (3);
   r += by_kind (0) + by_kind (1) + by_kind (2) + c_loop (3);
+  r += unfold_two (3) + unfold_three (3) + unfold_three (4);
+  r += unfold_six (8) + unfold_six (11) + unfold_six (12) + unfold_six (13);
   qsort (v, 5, sizeof *v, by_value);
   if (setjmp (env) == 0)
     jump_back (2);
