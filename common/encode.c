@@ -435,6 +435,9 @@ entry_weights (const struct cce_graph *g, const struct adj *a,
               if (is_edge (g, s) && comp[s->node] != (uint32_t) c)
                 outside[v] += all[s->node] * s->freq;
             }
+          /* Estimates multiply along call chains: keep them finite.  */
+          if (!(outside[v] < 1e250))
+            outside[v] = 1e250;
         }
       for (uint32_t k = first[c]; k < first[c + 1]; k++)
         {
