@@ -488,32 +488,46 @@ test_self_recursion_folds_into_the_id_then_pushes (void **state)
   model_free (&m);
 }
 
+/* A cycle of f and g under main, which calls f, and g too where MG is
+   not 0 (with that frequency): f calls g with frequency FG, g calls f
+   with frequency GF, and both log.  Encoded into R.  */
+struct cycle
+{
+  uint32_t f, g, mf, mg, fg, gf;
+};
+
+static struct cycle
+cycle_run (struct model *m, struct run *R, double fg, double gf, double mg)
+{
+  struct cycle c;
+  uint32_t main_ = m_node (m, 0, CCE_NODE_ENTRY);
+  c.f = m_node (m, 1, 0);
+  c.g = m_node (m, 2, 0);
+  c.mf = m_site (m, main_, CCE_SITE_DIRECT, c.f, 1);
+  c.mg = mg ? m_site (m, main_, CCE_SITE_DIRECT, c.g, mg) : CCE_NONE;
+  c.fg = m_site (m, c.f, CCE_SITE_DIRECT, c.g, fg);
+  c.gf = m_site (m, c.g, CCE_SITE_DIRECT, c.f, gf);
+  m_site (m, c.f, CCE_SITE_LOG, CCE_NONE, 1);
+  m_site (m, c.g, CCE_SITE_LOG, CCE_NONE, 1);
+  run_all (m, R);
+  return c;
+}
+
 static void
 test_mutual_recursion_of_equal_weights_makes_one_back_edge (void **state)
 {
   struct model m = { 0 };
   struct run R;
-  uint32_t main_, f, g_, mf, fg, gf, mg;
-  const struct cce_graph *g;
 
   (void) state;
   set_ctx ("mutual recursion");
-  main_ = m_node (&m, 0, CCE_NODE_ENTRY);
-  f = m_node (&m, 1, 0);
-  g_ = m_node (&m, 2, 0);
-  mf = m_site (&m, main_, CCE_SITE_DIRECT, f, 1);
-  fg = m_site (&m, f, CCE_SITE_DIRECT, g_, 1);
-  gf = m_site (&m, g_, CCE_SITE_DIRECT, f, 1);
-  mg = m_site (&m, f, CCE_SITE_LOG, CCE_NONE, 1);
-  m_site (&m, g_, CCE_SITE_LOG, CCE_NONE, 1);
-  (void) mg;
-  run_all (&m, &R);
-  g = R.g;
-  CHECK (g->sites[gf].kind == CCE_SITE_BACK && g->sites[gf].reason == 'r',
+  struct cycle c = cycle_run (&m, &R, 1, 1, 0);
+  const struct cce_graph *g = R.g;
+  CHECK (g->sites[c.gf].kind == CCE_SITE_BACK && g->sites[c.gf].reason == 'r',
          "g->f is not a recursion back site");
-  CHECK (g->sites[mf].kind == CCE_SITE_DIRECT
-         && g->sites[fg].kind == CCE_SITE_DIRECT, "tree edges not direct");
-  CHECK (g->nodes[f].has_root && !g->nodes[g_].has_root,
+  CHECK (g->sites[c.mf].kind == CCE_SITE_DIRECT
+         && g->sites[c.fg].kind == CCE_SITE_DIRECT, "tree edges not direct");
+  CHECK (g->nodes[c.f].has_root && !g->nodes[c.g].has_root,
          "only f, the callee of the back edge, has a root");
   CHECK (R.st.back_sites == 1, "stats.back_sites %zu", R.st.back_sites);
   run_free (&R);
@@ -531,28 +545,18 @@ test_mutual_recursion_puts_the_push_on_the_recurring_edge (void **state)
 {
   struct model m = { 0 };
   struct run R;
-  uint32_t main_, f, g_, mf, fg, gf;
-  const struct cce_graph *g;
 
   (void) state;
   set_ctx ("mutual recursion, entered at f");
-  main_ = m_node (&m, 0, CCE_NODE_ENTRY);
-  f = m_node (&m, 1, 0);
-  g_ = m_node (&m, 2, 0);
-  mf = m_site (&m, main_, CCE_SITE_DIRECT, f, 1);
-  fg = m_site (&m, f, CCE_SITE_DIRECT, g_, 0.1);
-  gf = m_site (&m, g_, CCE_SITE_DIRECT, f, 10);
-  m_site (&m, f, CCE_SITE_LOG, CCE_NONE, 1);
-  m_site (&m, g_, CCE_SITE_LOG, CCE_NONE, 1);
-  run_all (&m, &R);
-  g = R.g;
-  CHECK (g->sites[gf].kind == CCE_SITE_BACK && g->sites[gf].reason == 'r',
+  struct cycle c = cycle_run (&m, &R, 0.1, 10, 0);
+  const struct cce_graph *g = R.g;
+  CHECK (g->sites[c.gf].kind == CCE_SITE_BACK && g->sites[c.gf].reason == 'r',
          "g->f (recurring) is %c, not a recursion back site",
-         g->sites[gf].kind);
-  CHECK (g->sites[fg].kind == CCE_SITE_DIRECT && g->sites[fg].av == 0
-         && g->sites[mf].kind == CCE_SITE_DIRECT,
+         g->sites[c.gf].kind);
+  CHECK (g->sites[c.fg].kind == CCE_SITE_DIRECT && g->sites[c.fg].av == 0
+         && g->sites[c.mf].kind == CCE_SITE_DIRECT,
          "f->g or main->f not direct, or f->g has code");
-  CHECK (g->nodes[f].has_root, "f, the callee of the back edge, has no root");
+  CHECK (g->nodes[c.f].has_root, "f, the callee of the back edge, has no root");
   CHECK (R.st.back_sites == 1, "stats.back_sites %zu", R.st.back_sites);
   CHECK (R.checks > 5, "simulation decoded %zu records", R.checks);
   run_free (&R);
@@ -568,27 +572,16 @@ test_mutual_recursion_entered_twice_puts_the_push_on_the_cold_edge
 {
   struct model m = { 0 };
   struct run R;
-  uint32_t main_, f, g_, mf, mg, fg, gf;
-  const struct cce_graph *g;
 
   (void) state;
   set_ctx ("mutual recursion, entered at f and g");
-  main_ = m_node (&m, 0, CCE_NODE_ENTRY);
-  f = m_node (&m, 1, 0);
-  g_ = m_node (&m, 2, 0);
-  mf = m_site (&m, main_, CCE_SITE_DIRECT, f, 1);
-  mg = m_site (&m, main_, CCE_SITE_DIRECT, g_, 1);
-  fg = m_site (&m, f, CCE_SITE_DIRECT, g_, 0.1);
-  gf = m_site (&m, g_, CCE_SITE_DIRECT, f, 10);
-  m_site (&m, f, CCE_SITE_LOG, CCE_NONE, 1);
-  m_site (&m, g_, CCE_SITE_LOG, CCE_NONE, 1);
-  run_all (&m, &R);
-  g = R.g;
-  CHECK (g->sites[fg].kind == CCE_SITE_BACK && g->sites[fg].reason == 'r',
-         "f->g (cold) is %c, not a recursion back site", g->sites[fg].kind);
-  CHECK (g->sites[gf].kind == CCE_SITE_DIRECT
-         && g->sites[mf].kind == CCE_SITE_DIRECT
-         && g->sites[mg].kind == CCE_SITE_DIRECT,
+  struct cycle c = cycle_run (&m, &R, 0.1, 10, 1);
+  const struct cce_graph *g = R.g;
+  CHECK (g->sites[c.fg].kind == CCE_SITE_BACK && g->sites[c.fg].reason == 'r',
+         "f->g (cold) is %c, not a recursion back site", g->sites[c.fg].kind);
+  CHECK (g->sites[c.gf].kind == CCE_SITE_DIRECT
+         && g->sites[c.mf].kind == CCE_SITE_DIRECT
+         && g->sites[c.mg].kind == CCE_SITE_DIRECT,
          "g->f (hot), main->f or main->g not direct");
   CHECK (R.st.back_sites == 1, "stats.back_sites %zu", R.st.back_sites);
   CHECK (R.checks > 5, "simulation decoded %zu records", R.checks);
