@@ -1343,8 +1343,8 @@ returns_id_p (const struct cce_graph *g, uint32_t sn)
 }
 
 /* SC's restore, the last statement of its AFTER, stores ID where the id
-   word holds ID + SUB when its call returns (returns_id_p): note it for
-   subtract_restores.  */
+   word holds ID * SCALE + SUB when its call returns (returns_id_p; SCALE
+   above 1 after a folded site): note it for subtract_restores.  */
 static void
 note_restore (site_code &sc, uint64_t sub, uint64_t scale = 1)
 {
@@ -2136,7 +2136,8 @@ names_p (gimple *stmt, tree name)
 /* A restore after a call whose callee returns with the id it found
    (note_restore) can be the id word less the site's value, where the
    word is: one instruction (two for a value that is no 32-bit
-   immediate), with no copy of the id.  That pays where it leaves the
+   immediate), with no copy of the id; after a folded site of a callee
+   with more folded sites, the word's fold undone (id_unfold).  That pays where it leaves the
    copy dead across every call of the function: GCC then keeps it in no
    saved register, and the function saves and restores none for it on
    every path (jq's jv_free: a push, a pop and the stack's alignment on
