@@ -846,6 +846,21 @@ folded_id (gimple_seq *seq, tree id, uint64_t k, uint64_t add,
   return fid;
 }
 
+/* Append to SEQ the test ID >= LIM of a folded site at LOC, in a loop
+   if IN_LOOP (fold_cst), and return it.  */
+static gcond *
+limit_test (gimple_seq *seq, tree id, uint64_t lim, bool in_loop,
+            location_t loc)
+{
+  tree bound = fold_cst (seq, lim, !in_loop);
+  gcond *cond = gimple_build_cond (GE_EXPR, id, bound, NULL_TREE, NULL_TREE);
+  gimple_seq_add_stmt (seq, cond);
+  for (gimple_stmt_iterator it = gsi_start (*seq); !gsi_end_p (it);
+       gsi_next (&it))
+    gimple_set_location (gsi_stmt (it), loc);
+  return cond;
+}
+
 /* Around the call STMT of back site SN folded into the id (cce-abi.h):
    the callee's id from ID before it, and on the cold path, where ID has
    reached the callee's fold limit, an out-of-line push before and pop
@@ -888,16 +903,9 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   gsi_insert_seq_before (&gsi, before, GSI_SAME_STMT);
 
   gimple_seq lim_seq = NULL;
-  tree lim = fold_cst (&lim_seq, t->fold_lim, !in_loop);
-  gcond *cond = gimple_build_cond (GE_EXPR, id, lim, NULL_TREE, NULL_TREE);
-  gimple_set_location (cond, loc);
+  gcond *cond = limit_test (&lim_seq, id, t->fold_lim, in_loop, loc);
   gsi = gsi_for_stmt (call);
-  if (lim_seq)
-    {
-      gimple_set_location (gimple_seq_first_stmt (lim_seq), loc);
-      gsi_insert_seq_before (&gsi, lim_seq, GSI_SAME_STMT);
-    }
-  gsi_insert_before (&gsi, cond, GSI_SAME_STMT);
+  gsi_insert_seq_before (&gsi, lim_seq, GSI_SAME_STMT);
   /* Under async the hot path alone stores the folded id (folds: the call
      does not end its block): the cold path's id stays the function's
      until its push, so that every instruction of it is placeable.  */
@@ -972,11 +980,7 @@ insert_fold (const struct cce_graph *g, uint32_t sn, uint64_t word,
   /* if (ID >= LIM) pop (ID);  -- after it, on its fall-through edge when
      the call ends its block.  */
   lim_seq = NULL;
-  lim = fold_cst (&lim_seq, t->fold_lim, !in_loop);
-  cond = gimple_build_cond (GE_EXPR, id, lim, NULL_TREE, NULL_TREE);
-  gimple_set_location (cond, loc);
-  gimple_seq_add_stmt (&lim_seq, cond);
-  gimple_set_location (gimple_seq_first_stmt (lim_seq), loc);
+  cond = limit_test (&lim_seq, id, t->fold_lim, in_loop, loc);
   if (stmt_ends_bb_p (call))
     {
       edge fall = normal_succ_edge (call);
