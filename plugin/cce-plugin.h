@@ -159,11 +159,15 @@ bool self_tail_jump_p (gcall *call);
 /* An addition value added to the register itself, and taken off it.  */
 #define CCE_ASM_IDREG_PLUS "addq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
 #define CCE_ASM_IDREG_MINUS "subq %0, %%" CCE_IDREG "\t" CCE_ASM_IDREG_MARK
-/* A restore that takes the addition value off the id word itself
-   (instrument.cc, subtract_restores), which the PC map takes for the
-   store of the id it is.  */
+/* An addition value added to the id word itself before a call, and
+   taken off it after, or a restore that takes it off (instrument.cc,
+   id_adjust: in-place sites, subtract_restores), which the PC map takes
+   for the store of the id it is.  */
+#define CCE_ASM_ID_ADD "addq %2, %0\t" CCE_ASM_IDREG_MARK
 #define CCE_ASM_ID_SUB "subq %2, %0\t" CCE_ASM_IDREG_MARK
 /* ... for a value of 2^31 or more, through a scratch register.  */
+#define CCE_ASM_ID_ADD_WIDE \
+  "movabsq %3, %1\n\taddq %1, %0\t" CCE_ASM_IDREG_MARK
 #define CCE_ASM_ID_SUB_WIDE \
   "movabsq %3, %1\n\tsubq %1, %0\t" CCE_ASM_IDREG_MARK
 /* ... and, after a folded site, the id word's (WORD - %4) >> %5, times

@@ -407,19 +407,26 @@ stored_call_p (const struct cce_graph *g, uint32_t sn, gimple *call)
          && !(gimple_call_flags (call) & (ECF_RETURNS_TWICE | ECF_NORETURN));
 }
 
-/* With idreg under async, is site SN of G (call CALL) one whose code adds
-   its addition value to the register before the call and takes it off
-   after (emit_direct), with no copy of the id: a stored_call_p site,
-   whose callee takes its id in the register and returns with the id it
-   found, as every function does under async but one that clobbers.  A
-   value wider than an immediate takes a register each way, which still
-   costs less than the copy's callee-saved register (lua5.4: fewer
-   instructions and less code than with the copy for those).  */
+/* Under async, may site SN of G (call CALL) add its addition value to
+   the id in place before the call and take it off after (emit_direct:
+   the register with idreg, else the TLS word), with no copy of the id:
+   a stored_call_p site, whose callee takes its id where the function
+   keeps its own and returns with the id it found, as every function
+   does under async but one that clobbers (whose self tail calls became
+   jumps: it returns with the id of its deepest level).  Under async
+   every restore before such a site is kept, so the id is the
+   function's own there.  The copy it saves would stay in a
+   callee-saved register across the function's calls, or be spilled in
+   a large one (lua5.4's lua_geti and lua_seti, jq's jq_next, sqlite3's
+   sqlite3VdbeExec).  A value wider than an immediate takes a scratch
+   register each way.  Not the calls of a loop that chain_loops chains
+   (in_place_p).  */
 static bool
 rel_site_p (const struct cce_graph *g, uint32_t sn, gimple *call)
 {
-  return cce_opts.idreg && cce_opts.async && call
-         && stored_call_p (g, sn, call);
+  uint32_t t = g->sites[sn].target;
+  return cce_opts.async && call && stored_call_p (g, sn, call)
+         && t < g->nnodes && !g->nodes[t].clobbers;
 }
 
 /* Where a call at site SN of G stores the id its callee starts with:
@@ -581,6 +588,51 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
   return ldlast;
 }
 
+/* Add to V an asm operand X with CONSTRAINT.  */
+static void
+asm_operand (vec<tree, va_gc> **v, const char *constraint, tree x)
+{
+  vec_safe_push (*v, build_tree_list (build_tree_list
+                                      (NULL_TREE,
+                                       build_string (strlen (constraint),
+                                                     constraint)), x));
+}
+
+/* The id word plus V (ADD) or minus V, in place (CCE_ASM_ID_ADD,
+   CCE_ASM_ID_SUB, one instruction; a value that is no 32-bit immediate
+   goes through a scratch register, which the asm sets, so that GCC does
+   not keep the constant in a saved register across the call).  */
+static gimple *
+id_adjust (bool add, uint64_t v)
+{
+  bool wide = v >= (uint64_t) 1 << 31;
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
+  asm_operand (&outputs, "=m", tls_ref (CCE_TLS_ID, true));
+  tree scratch = NULL_TREE;
+  if (wide)
+    {
+      scratch = make_ssa_name (long_long_unsigned_type_node);
+      asm_operand (&outputs, "=&r", scratch);
+    }
+  asm_operand (&inputs, "m", tls_ref (CCE_TLS_ID, true));
+  asm_operand (&inputs, wide ? "i" : "e", u64_cst (v));
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (2, "cc")));
+  const char *templ = add ? (wide ? CCE_ASM_ID_ADD_WIDE : CCE_ASM_ID_ADD)
+                          : (wide ? CCE_ASM_ID_SUB_WIDE : CCE_ASM_ID_SUB);
+  gasm *a = gimple_build_asm_vec (templ, inputs, outputs, clobbers, NULL);
+  gimple_asm_set_volatile (a, true);
+  if (scratch)
+    SSA_NAME_DEF_STMT (scratch) = a;
+  return a;
+}
+
+/* The restore of the id word as ID - SUB, from the word itself.  */
+static gimple *
+id_sub (uint64_t sub)
+{
+  return id_adjust (false, sub);
+}
+
 /* Is guess Q a branch of its indirect call's code?  Not where its edge
    became a back edge (it closes a recursion through the pointer).  */
 static bool
@@ -605,7 +657,9 @@ guess_used (const struct cce_graph *g, const guess &q)
    the call does not end its block (it cannot throw): a guessed callee is
    an entry function, which returns with the id and top it found, so that
    call needs no restore at all, and GCC may make it a tail call.  Under
-   async every guess has its call, followed by its restore.
+   async every guess has its call, and adds its value to the id word in
+   place before it and takes it off after, as a direct call does
+   (in_place_p), so that only the push reads the id (mark_local_sites).
    Elsewhere the guesses only store and fall through to the one call and
    its restores (the top's restore writes back the value the callee
    kept): a copy that restores the id measured no better.  PIN: the
@@ -702,7 +756,13 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
                                        EDGE_FALLTHRU);
       gimple_stmt_iterator hg = gsi_start_bb (hit);
       bool stored = !s->dead && s->av != 0;
-      if (stored)
+      /* Under async the guess's own call adds its value in place, as a
+         direct call does (in_place_p): a guessed callee is an entry
+         function, which returns with the id it found.  */
+      bool in_place = stored && copies && cce_opts.async && !cce_opts.idreg;
+      if (in_place)
+        gsi_insert_after (&hg, id_adjust (true, s->av), GSI_NEW_STMT);
+      else if (stored)
         {
           tree sum = make_ssa_name (u64);
           gimple *add = gimple_build_assign (sum, PLUS_EXPR, id,
@@ -730,7 +790,8 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
           gsi_insert_after (&hg, copy, GSI_NEW_STMT);
           if (stored && restore_id && site_sets_own_id (g, use[k]->site))
             {
-              gimple *back = id_store (own_id_ref (pin), id);
+              gimple *back = in_place ? id_sub (s->av)
+                                      : id_store (own_id_ref (pin), id);
               gimple_set_location (back, loc);
               gsi_insert_after (&hg, back, GSI_NEW_STMT);
             }
@@ -748,16 +809,6 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
         add_phi_arg (phi, v.first, v.second, loc);
     }
   return (unsigned) use.size ();
-}
-
-/* Add to V an asm operand X with CONSTRAINT.  */
-static void
-asm_operand (vec<tree, va_gc> **v, const char *constraint, tree x)
-{
-  vec_safe_push (*v, build_tree_list (build_tree_list
-                                      (NULL_TREE,
-                                       build_string (strlen (constraint),
-                                                     constraint)), x));
 }
 
 /* The constant V for the code in SEQ of a folded site: an immediate
@@ -1308,6 +1359,11 @@ struct site_code
   uint64_t scale;               /* with SUB: the word holds
                                    ID * SCALE + SUB (a folded site);
                                    0 or 1: ID + SUB */
+  bool local;                   /* reads the id and top where it is
+                                   (mark_local_sites) */
+  bool in_place;                /* in_place_p */
+  gimple *first_load;           /* of a local site: the first of its
+                                   loads, or NULL */
 };
 
 /* Add to SEQ the store of VALUE to the function's own id (a restore),
@@ -1359,8 +1415,9 @@ note_restore (site_code &sc, uint64_t sub, uint64_t scale = 1)
 
 /* (2) A direct call with addition value 0: no code, but for the restore
    after a function that clobbers the id, where it is read again.
-   (3) Any other direct call: store id + av before, id after; with idreg
-   under async (rel_site_p) r15 += av before, r15 -= av after.  */
+   (3) Any other direct call: store id + av before, id after; under
+   async (in_place_p) the id word += av before and -= av after, or r15
+   with idreg.  */
 static bool
 emit_direct (site_code &sc)
 {
@@ -1372,12 +1429,17 @@ emit_direct (site_code &sc)
       store_id (sc, &sc.after, sc.id);
       return true;
     }
-  if (rel_site_p (sc.g, sc.sn, sc.call))
+  if (sc.in_place)
     {
-      gimple_seq_add_stmt (&sc.before, id_shift (CCE_ASM_IDREG_PLUS, s->av));
+      gimple_seq_add_stmt (&sc.before,
+                           cce_opts.idreg ? id_shift (CCE_ASM_IDREG_PLUS,
+                                                      s->av)
+                                          : id_adjust (true, s->av));
       if (sc.restore_id)
-        gimple_seq_add_stmt (&sc.after, id_shift (CCE_ASM_IDREG_MINUS,
-                                                  s->av));
+        gimple_seq_add_stmt (&sc.after,
+                             cce_opts.idreg ? id_shift (CCE_ASM_IDREG_MINUS,
+                                                        s->av)
+                                            : id_sub (s->av));
       return true;
     }
   if (!sc.loop_stored)
@@ -1409,6 +1471,35 @@ emit_folded (site_code &sc)
     }
   sc.gsi = gsi_for_stmt (sc.call);
   return true;
+}
+
+/* Add to SEQ, after a call that pushed, what the push's entry says: the
+   top it was pushed on into *TOP, and the id it carries into *ID (unless
+   ID is NULL).  The callee returns with the top it found, the one above
+   the entry (every function restores the top before it returns, and
+   entry points do for code outside the program), so nothing of the
+   function needs to stay live across the call: a site that reads the id
+   and top where it is (mark_local_sites), in a cold branch, then keeps
+   no copy of either in a callee-saved register, which the function
+   would save and restore on its hot path too.  */
+static void
+pop_operands (gimple_seq *seq, tree *id, tree *top)
+{
+  tree u64 = long_long_unsigned_type_node;
+  tree above = make_ssa_name (u64);
+  gimple_seq_add_stmt (seq, gimple_build_assign (above,
+                                                 tls_ref (CCE_TLS_TOP,
+                                                          true)));
+  *top = make_ssa_name (u64);
+  gimple_seq_add_stmt (seq, gimple_build_assign (*top, MINUS_EXPR, above,
+                                                 build_int_cst (u64, 16)));
+  if (!id)
+    return;
+  tree addr = make_ssa_name (build_pointer_type (u64));
+  gimple_seq_add_stmt (seq, gimple_build_assign (addr, NOP_EXPR, *top));
+  *id = make_ssa_name (u64);
+  gimple_seq_add_stmt (seq, gimple_build_assign (*id, word_ref (addr, 0,
+                                                                true)));
 }
 
 /* (4) Carry the context on the ccStack: an indirect call (its guessed
@@ -1447,22 +1538,27 @@ emit_stack (site_code &sc)
       gimple *first_push = insert_push (&sc.gsi, sc.id, sc.top, sc.word,
                                         cce_site_entry (sc.g, sc.sn),
                                         callee_id_ref (sc.g, sc.sn, sc.pin));
+      /* A local site's loads are the push's, after the compares.  */
       if (guesses_taken_p (sc.g, *sc.si, call)
-          && insert_guesses (sc.g, *sc.si, first_push, sc.id, sc.restore_id,
-                             sc.pin))
+          && insert_guesses (sc.g, *sc.si,
+                             sc.first_load ? sc.first_load : first_push,
+                             sc.id, sc.restore_id, sc.pin))
         sc.gsi = gsi_for_stmt (call);
     }
+  tree id = sc.id, top = sc.top;
+  if (sc.local && !cce_opts.idreg && (sc.restore_id || sc.restore_top))
+    pop_operands (&sc.after, sc.restore_id ? &id : NULL, &top);
   /* Under async the id first: in between, the id is the function's
      and the top entry still its push (CCE_PC_POPPING); the other way
      round the id would be lost for an instruction.  */
   if (sc.restore_id && cce_opts.async)
-    store_id (sc, &sc.after, sc.id);
+    store_id (sc, &sc.after, id);
   if (sc.restore_top)
     gimple_seq_add_stmt (&sc.after,
                          gimple_build_assign (tls_ref (CCE_TLS_TOP, true),
-                                              sc.top));
+                                              top));
   if (sc.restore_id && !cce_opts.async && site_sets_own_id (sc.g, sc.sn))
-    store_id (sc, &sc.after, sc.id);
+    store_id (sc, &sc.after, id);
   return true;
 }
 
@@ -1625,18 +1721,30 @@ struct function_code
   std::vector<loop_chain> loops;   /* chain_loops */
   std::vector<char> loop_stored;   /* sites whose id the loop's entry
                                       stores (chain_loops) */
+  std::vector<char> chained;    /* calls of the loops chain_loops
+                                   chains, which store the id */
 
   function_code (collector &c_, size_t first_, size_t last_)
     : c (c_), first (first_), last (last_), node (c_.sites[first_].node),
       needed (false), clobber_sites (false), stack_sites (false),
       keep_id (last_ - first_, 1), keep_top (last_ - first_, 1),
-      loop_stored (last_ - first_, 0),
+      loop_stored (last_ - first_, 0), chained (last_ - first_, 0),
       local (last_ - first_, 0), pinned (false), reentry (false),
       id (NULL_TREE), top (NULL_TREE), tls_entry (false),
       outer (NULL_TREE)
   {
   }
 };
+
+/* Does site I of FC (an index into its collector's sites) add its value
+   to the id in place (rel_site_p): not a call of a loop that chain_loops
+   chains, which stores the id.  */
+static bool
+in_place_p (const function_code &fc, size_t i)
+{
+  return !fc.chained[i - fc.first]
+         && rel_site_p (fc.c.g, fc.c.sites[i].site, fc.c.sites[i].stmt);
+}
 
 /* Must the loads of FN's id and top stay at its entry, volatile: where
    a resx ends a block (place_loads).  */
@@ -1700,16 +1808,18 @@ load_id_from_tls (gimple_seq *seq, tree id, bool pin)
 
 /* Does the code of site SN of G (call STMT, with code) read the id as
    the function loaded it (1): not a log or trace site (they read it where
-   they are), a free call of a function that does not clobber it, nor a
-   rel_site_p one.  */
+   they are), a free call of a function that does not clobber it, nor an
+   in_place_p one.  */
 static bool
-site_uses_id (const struct cce_graph *g, uint32_t sn, gimple *stmt)
+site_uses_id (const function_code &fc, size_t i)
 {
+  const struct cce_graph *g = fc.c.g;
+  uint32_t sn = fc.c.sites[i].site;
   const struct cce_site *s = &g->sites[sn];
   return !(s->kind == CCE_SITE_LOG || s->kind == CCE_SITE_TRACE
            || (s->kind == CCE_SITE_DIRECT && s->av == 0
                && !cce_site_clobbers (g, sn))
-           || rel_site_p (g, sn, stmt));
+           || in_place_p (fc, i));
 }
 
 static bool tail_position_p (gcall *call);
@@ -1745,8 +1855,12 @@ static bool returns_call_value_p (gcall *call);
    chain_restores does not leave out the one before it).  And since such
    a site may come before the loads of the copies on a path, its own
    restores are all kept (instrument_function), so that the loads find
-   the function's id and top.  Sets FC's local, and recounts stack_sites
-   without them.  In cfun.  */
+   the function's id and top.
+   Under async (without idreg) an indirect call with guesses is local
+   wherever it is, where its call does not end its block: its guesses
+   add their values in place (insert_guesses), so only its push reads
+   the id and top, on the path where no guess matched.  Sets FC's local,
+   and recounts stack_sites without them.  In cfun.  */
 static void
 mark_local_sites (function_code &fc)
 {
@@ -1782,7 +1896,7 @@ mark_local_sites (function_code &fc)
       if (!si.stmt || !site_has_code (s, si.stmt))
         continue;
       gcall *call = dyn_cast<gcall *> (si.stmt);
-      bool reads = !call || site_uses_id (g, si.site, call)
+      bool reads = !call || site_uses_id (fc, i)
                    || (cce_kind_on_stack (s->kind) && !folds (s, call));
       /* A noreturn direct call only stores the id for its callee.  */
       bool noreturn = call && gimple_call_noreturn_p (call);
@@ -1793,6 +1907,16 @@ mark_local_sites (function_code &fc)
               && (!cce_opts.async || s->tail_jump)))
         {
           spread &= !reads;
+          continue;
+        }
+      /* Under async, an indirect call whose guesses add their values in
+         place (insert_guesses) reads the id and top only where it
+         pushes: there, after the compares, it reads them where it is,
+         and its restores take them back from its entry.  */
+      if (cce_opts.async && !cce_opts.idreg && !noreturn
+          && guesses_taken_p (g, si, call) && !stmt_ends_bb_p (call))
+        {
+          fc.local[i - fc.first] = any = true;
           continue;
         }
       bool self_fold = folds (s, call) && s->target == s->node;
@@ -1847,7 +1971,7 @@ mark_local_sites (function_code &fc)
 }
 
 /* Does any code of FC read the id as the function loads it (1): not
-   where every site with code is a log, a free call, a rel_site_p one or
+   where every site with code is a log, a free call, an in_place_p one or
    one that reads the id where it is (mark_local_sites).  */
 static bool
 shared_id_p (const function_code &fc)
@@ -1861,7 +1985,7 @@ shared_id_p (const function_code &fc)
       const struct cce_site *s = &g->sites[fc.c.sites[i].site];
       if (stmt && site_has_code (s, stmt) && !fc.local[i - fc.first]
           && (!is_gimple_call (stmt)
-              || site_uses_id (g, fc.c.sites[i].site, stmt)))
+              || site_uses_id (fc, i)))
         return true;
     }
   return false;
@@ -1898,8 +2022,7 @@ place_loads (function_code &fc, gimple_seq *entry_seq)
           if (!is_gimple_call (stmt)
               || (gimple_call_flags (stmt) & ECF_RETURNS_TWICE))
             at_entry = true;
-          if (!site_uses_id (g, fc.c.sites[i].site, stmt)
-              || fc.local[i - fc.first])
+          if (!site_uses_id (fc, i) || fc.local[i - fc.first])
             continue;
           basic_block b = gimple_bb (stmt);
           load_bb = load_bb ? nearest_common_dominator (CDI_DOMINATORS,
@@ -2001,6 +2124,7 @@ emit_sites (function_code &fc)
       if (!site_has_code (&fc.c.g->sites[si.site], call))
         continue;
       tree id = fc.id, top = fc.top;
+      gimple *first_load = NULL;
       if (fc.local[i - fc.first])
         {
           /* mark_local_sites: the id and top, read right before.  */
@@ -2009,6 +2133,7 @@ emit_sites (function_code &fc)
           gimple *l = id_load (id, own_id_ref (false));
           gimple_set_location (l, gimple_location (call));
           gsi_insert_before (&at, l, GSI_SAME_STMT);
+          first_load = l;
           if (cce_kind_on_stack (fc.c.g->sites[si.site].kind)
               && !folds (&fc.c.g->sites[si.site], call))
             {
@@ -2024,7 +2149,9 @@ emit_sites (function_code &fc)
                        fc.keep_top[i - fc.first] != 0,
                        pin_stores_p (call) || cce_opts.async,
                        gsi_for_stmt (call), NULL, NULL, NULL, 0,
-                       fc.loop_stored[i - fc.first] != 0 };
+                       fc.loop_stored[i - fc.first] != 0, 0,
+                       fc.local[i - fc.first] != 0, in_place_p (fc, i),
+                       first_load };
       if (!emit_site (sc))
         {
           discard_seq (sc.before);
@@ -2038,33 +2165,6 @@ emit_sites (function_code &fc)
       if (sc.restore)
         fc.subs.push_back ({ sc.restore, sc.sub, id, sc.scale });
     }
-}
-
-/* The restore of the id word as ID - SUB, from the word itself
-   (CCE_ASM_ID_SUB, one instruction; a value that is no 32-bit immediate
-   goes through a scratch register, which the asm sets, so that GCC does
-   not keep the constant in a saved register across the call).  */
-static gimple *
-id_sub (uint64_t sub)
-{
-  bool wide = sub >= (uint64_t) 1 << 31;
-  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
-  asm_operand (&outputs, "=m", tls_ref (CCE_TLS_ID, true));
-  tree scratch = NULL_TREE;
-  if (wide)
-    {
-      scratch = make_ssa_name (long_long_unsigned_type_node);
-      asm_operand (&outputs, "=&r", scratch);
-    }
-  asm_operand (&inputs, "m", tls_ref (CCE_TLS_ID, true));
-  asm_operand (&inputs, wide ? "i" : "e", u64_cst (sub));
-  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (2, "cc")));
-  gasm *a = gimple_build_asm_vec (wide ? CCE_ASM_ID_SUB_WIDE : CCE_ASM_ID_SUB,
-                                  inputs, outputs, clobbers, NULL);
-  gimple_asm_set_volatile (a, true);
-  if (scratch)
-    SSA_NAME_DEF_STMT (scratch) = a;
-  return a;
 }
 
 /* The restore of the id word as (WORD - SUB) / SCALE, from the word
@@ -2493,11 +2593,13 @@ cce_unstored_calls (const struct cce_graph *g)
   return out;
 }
 
-/* Under async: a restore after a call that the store for the next call
-   of the same block would overwrite, with nothing in between that can
-   read the id (no other call, no asm), is left out, where both calls are
-   stored_direct_p sites and every call of the second's callee in the
-   function is one.  Between the two the id is the first callee's, which
+/* Under async, in the loops that chain_loops chains: a restore after a
+   call that the store for the next call of the same block would
+   overwrite, with nothing in between that can read the id (no other
+   call, no asm), is left out, where both calls are stored_direct_p
+   sites and every call of the second's callee in the function is one.
+   (Elsewhere such calls add their values in place, in_place_p, which
+   needs the restore before.)  Between the two the id is the first callee's, which
    returns with the id it found (pcmap.cc, K_POST).  A store of the id
    after a call, with a call of such a callee next, is then that call's:
    its function has no other call of it that a restore could be for
@@ -2505,9 +2607,7 @@ cce_unstored_calls (const struct cce_graph *g)
 static void
 chain_restores (function_code &fc)
 {
-  /* With idreg every such site is a rel_site_p one, whose store adds to
-     the register as the function left it.  */
-  if (cce_opts.idreg)
+  if (fc.loops.empty ())
     return;
   const struct cce_graph *g = fc.c.g;
   const std::set<uint64_t> &unstored = fc.c.unstored;
@@ -2527,7 +2627,8 @@ chain_restores (function_code &fc)
             continue;
           unsigned *k = site_of.get (stmt);
           uint32_t sn = k ? fc.c.sites[fc.first + *k].site : CCE_NONE;
-          bool st = k && stored_call_p (g, sn, stmt) && !fc.local[*k];
+          bool st = k && fc.chained[*k] && stored_call_p (g, sn, stmt)
+                    && !fc.local[*k];
           if (st && prev != UINT_MAX
               && !unstored.count ((uint64_t) self << 32 | g->sites[sn].target))
             fc.keep_id[prev] = 0;
@@ -2591,6 +2692,7 @@ chain_loops (function_code &fc)
         continue;
       bool ok = true;
       unsigned first = UINT_MAX, last = UINT_MAX;
+      std::vector<unsigned> calls;
       basic_block *bbs = get_loop_body (loop);
       for (unsigned k = 0; k < loop->num_nodes && ok; k++)
         {
@@ -2615,6 +2717,7 @@ chain_loops (function_code &fc)
                   if (first == UINT_MAX)
                     first = *kk;
                   last = *kk;
+                  calls.push_back (*kk);
                 }
             }
         }
@@ -2626,6 +2729,8 @@ chain_loops (function_code &fc)
       if (fc.c.unstored.count ((uint64_t) self << 32 | sf->target))
         continue;
       fc.keep_id[last] = 0;
+      for (unsigned k : calls)
+        fc.chained[k] = 1;
       bool single = first == last
                     && returns_id_p (g, fc.c.sites[fc.first + last].site);
       fc.loop_stored[last] = single;
@@ -2725,8 +2830,8 @@ instrument_function (collector &c, size_t first, size_t last)
   else
     {
       self_tail_jumps (fc);
-      chain_restores (fc);
       chain_loops (fc);
+      chain_restores (fc);
     }
   /* A site that reads the id and top where it is may come before the
      function's loads of its copies (1) on a path: it puts both back,
