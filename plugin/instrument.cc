@@ -641,6 +641,16 @@ guess_used (const struct cce_graph *g, const guess &q)
   return g->sites[q.site].kind == CCE_SITE_DIRECT;
 }
 
+/* Under async, do the guesses of the indirect call CALL each get a call
+   of their own (insert_guesses: the call does not end its block) that
+   adds its value to the id word in place (not with idreg)?  Then only
+   the push reads the id and the top (mark_local_sites).  */
+static bool
+guesses_in_place_p (gcall *call)
+{
+  return cce_opts.async && !cce_opts.idreg && !stmt_ends_bb_p (call);
+}
+
 /* Before the push that starts at FIRST (insert_push) of the indirect call
    SI (cce-abi.h): compare the pointer called with the address of each
    guessed target whose site has code or needs none, and where one is
@@ -759,7 +769,7 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
       /* Under async the guess's own call adds its value in place, as a
          direct call does (in_place_p): a guessed callee is an entry
          function, which returns with the id it found.  */
-      bool in_place = stored && copies && cce_opts.async && !cce_opts.idreg;
+      bool in_place = stored && guesses_in_place_p (call);
       if (in_place)
         gsi_insert_after (&hg, id_adjust (true, s->av), GSI_NEW_STMT);
       else if (stored)
@@ -1913,8 +1923,8 @@ mark_local_sites (function_code &fc)
          place (insert_guesses) reads the id and top only where it
          pushes: there, after the compares, it reads them where it is,
          and its restores take them back from its entry.  */
-      if (cce_opts.async && !cce_opts.idreg && !noreturn
-          && guesses_taken_p (g, si, call) && !stmt_ends_bb_p (call))
+      if (!noreturn && guesses_taken_p (g, si, call)
+          && guesses_in_place_p (call))
         {
           fc.local[i - fc.first] = any = true;
           continue;
