@@ -555,16 +555,16 @@ same_source_type_p (tree a, tree b, int depth = 0)
     }
 }
 
-/* Note that the program stores the address VALUE in the field named
-   KEY (field_key), if VALUE is that of a function of the program whose
-   address is taken.  */
+/* Note that the program stores the address VALUE in FIELD, if VALUE is
+   that of a function of the program whose address is taken.  */
 static void
-note_key_target (collector &c, const std::string &key, tree value)
+note_field_target (collector &c, tree field, tree value)
 {
   STRIP_NOPS (value);
   if (TREE_CODE (value) != ADDR_EXPR
       || TREE_CODE (TREE_OPERAND (value, 0)) != FUNCTION_DECL)
     return;
+  std::string key = field_key (field);
   cgraph_node *t = cgraph_node::get (TREE_OPERAND (value, 0));
   if (key.empty () || !t)
     return;
@@ -574,66 +574,6 @@ note_key_target (collector &c, const std::string &key, tree value)
   std::vector<cgraph_node *> &v = c.field_targets[key];
   if (std::find (v.begin (), v.end (), t) == v.end ())
     v.push_back (t);
-}
-
-/* The same for FIELD, a FIELD_DECL.  */
-static void
-note_field_target (collector &c, tree field, tree value)
-{
-  note_key_target (c, field_key (field), value);
-}
-
-/* The position of the parameter whose value on entry is the SSA name
-   VALUE among those of FNDECL, or -1 where VALUE is no such name.  */
-static int
-param_position (tree fndecl, tree value)
-{
-  if (TREE_CODE (value) != SSA_NAME || !SSA_NAME_IS_DEFAULT_DEF (value)
-      || !SSA_NAME_VAR (value)
-      || TREE_CODE (SSA_NAME_VAR (value)) != PARM_DECL)
-    return -1;
-  int i = 0;
-  for (tree p = DECL_ARGUMENTS (fndecl); p; p = DECL_CHAIN (p), i++)
-    if (p == SSA_NAME_VAR (value))
-      return i;
-  return -1;
-}
-
-/* A field that receives a parameter of its function (a registration
-   function: `c->cmp = cmp;`): the field named KEY gets what the callers
-   of NODE pass as its parameter number POS, function addresses or, up to
-   DEPTH more levels, their own parameters.  Only calls GCC still makes
-   to NODE itself count (gimple_call_fndecl), whose arguments are those
-   of NODE's parameters.  A caller outside the program passes what it
-   likes: these are guesses, and a wrong one costs a compare.  SEEN holds
-   the parameters already followed for KEY.  */
-static void
-note_param_targets (collector &c, const std::string &key, cgraph_node *node,
-                    int pos, int depth,
-                    std::set<std::pair<cgraph_node *, int>> &seen)
-{
-  if (!seen.insert ({ node, pos }).second)
-    return;
-  for (cgraph_edge *e = node->callers; e; e = e->next_caller)
-    {
-      gcall *call = e->call_stmt;
-      if (!call || !c.nodes.count (e->caller)
-          || (unsigned) pos >= gimple_call_num_args (call))
-        continue;
-      tree fd = gimple_call_fndecl (call);
-      cgraph_node *callee = fd ? cgraph_node::get (fd) : NULL;
-      if (!callee || callee->ultimate_alias_target () != node)
-        continue;
-      tree arg = gimple_call_arg (call, pos);
-      int up = param_position (e->caller->decl, arg);
-      if (up >= 0)
-        {
-          if (depth > 0)
-            note_param_targets (c, key, e->caller, up, depth - 1, seen);
-        }
-      else
-        note_key_target (c, key, arg);
-    }
 }
 
 /* The function addresses in the initializer INIT, a field's worth.  */
@@ -663,13 +603,6 @@ collect_field_targets (collector &c)
       note_initializer (c, v->get_constructor ());
   /* In the call graph's order, not by pointer: the guesses, their order
      and the dictionary are the same in every build.  */
-  struct param_store
-  {
-    std::string key;
-    cgraph_node *node;
-    int pos;
-  };
-  std::vector<param_store> params;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION (node)
     {
@@ -681,34 +614,19 @@ collect_field_targets (collector &c)
              gsi_next (&gsi))
           {
             gimple *st = gsi_stmt (gsi);
-            if (!gimple_assign_single_p (st)
-                || TREE_CODE (gimple_assign_lhs (st)) != COMPONENT_REF)
-              continue;
-            tree field = TREE_OPERAND (gimple_assign_lhs (st), 1);
-            tree rhs = gimple_assign_rhs1 (st);
-            int pos = param_position (node->decl, rhs);
-            if (pos >= 0 && POINTER_TYPE_P (TREE_TYPE (rhs))
-                && FUNC_OR_METHOD_TYPE_P (TREE_TYPE (TREE_TYPE (rhs))))
-              params.push_back ({ field_key (field), node, pos });
-            else
-              note_field_target (c, field, rhs);
+            if (gimple_assign_single_p (st)
+                && TREE_CODE (gimple_assign_lhs (st)) == COMPONENT_REF)
+              note_field_target (c, TREE_OPERAND (gimple_assign_lhs (st), 1),
+                                 gimple_assign_rhs1 (st));
           }
     }
-  /* Then the parameters stored into fields, three callers up at most.  */
-  for (const param_store &p : params)
-    if (!p.key.empty ())
-      {
-        std::set<std::pair<cgraph_node *, int>> seen;
-        note_param_targets (c, p.key, p.node, p.pos, 3, seen);
-      }
 }
 
 /* The likely targets of the indirect call of SI: for a C++ virtual call
    (OBJ_TYPE_REF), the methods of its vtable slot in the classes of the
    program (possible_polymorphic_call_targets); where its pointer is
    loaded from a field, the functions whose address the program stores in
-   that field, directly or through a parameter of a function that stores
-   it (collect_field_targets), else the functions of the program
+   that field (collect_field_targets), else the functions of the program
    whose address is taken; of these, those whose type is the call's, if
    there are at most cce_opts.guess of them (not the caller itself: that edge
    would only ever be a back edge).
@@ -780,8 +698,7 @@ add_guesses (collector &c, site_info &si)
          wrong guess costs a compare, never a wrong context); else any
          of a compatible type, if they are few enough.  A field that only
          ever receives pointers of other types (stored through a cast,
-         or from a parameter whose callers pass no function's address)
-         gives the functions of the call's type.  */
+         or from a parameter) gives the functions of the call's type.  */
       std::vector<cgraph_node *> same, compatible;
       for (int pass = 0; pass < 2 && same.empty () && compatible.empty ();
            pass++)

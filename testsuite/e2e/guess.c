@@ -8,9 +8,7 @@
    loop, a pointer parameter whose type only one function has, and one
    whose type two functions have where four more take pointers to other
    structs (types GCC's link time takes for the same: only the two are
-   guessed), and a field of that type which receives a parameter of a
-   registration function, whose callers pass two functions of it (only
-   those two are guessed).  */
+   guessed).  */
 #include <stdlib.h>
 #include <cce.h>
 
@@ -162,25 +160,6 @@ other_4 (struct other *o, char *p)
   return o->c | p[0];
 }
 
-static int
-coll_1 (struct other *o, char *p)
-{
-  cce_log (1301);
-  return o->c + 2 * p[0];
-}
-
-static int
-coll_2 (struct other *o, char *p)
-{
-  cce_log (1302);
-  return o->c - 2 * p[0];
-}
-
-struct coll
-{
-  int (*cmp) (struct other *, char *);
-};
-
 /* Volatile: GCC cannot see which function a field holds.  */
 static struct one volatile_one;
 static struct three three_of[3];
@@ -188,7 +167,6 @@ static struct mixed mixed_of[2];
 static struct quiet quiet_of;
 static struct walk walker;
 static struct others others_of[4];
-static struct coll colls[2];
 static volatile int sink;
 
 NOINLINE static void
@@ -261,27 +239,6 @@ call_cmp (int (*cmp) (const struct key *, const void *),
   return cmp (a, b) + 1;
 }
 
-/* The field gets the parameter of a registration function, two calls
-   deep.  */
-__attribute__ ((noinline, noclone)) static void
-set_coll (struct coll *c, int (*cmp) (struct other *, char *))
-{
-  c->cmp = cmp;
-}
-
-__attribute__ ((noinline, noclone)) static void
-register_coll (int i, int (*cmp) (struct other *, char *))
-{
-  set_coll (&colls[i], cmp);
-}
-
-NOINLINE static int
-call_coll (int i, char *p)
-{
-  struct other o = { 3 };
-  return colls[i].cmp (&o, p);
-}
-
 NOINLINE static int
 call_other (int i, char *p)
 {
@@ -309,10 +266,6 @@ main (void)
   sink += call_cmp (key_cmp_rev, &k, &v);
   for (int i = 0; i < 4; i++)
     sink += call_other (i, "x");
-  register_coll (0, coll_1);
-  register_coll (1, coll_2);
-  for (int i = 0; i < 2; i++)
-    sink += call_coll (i, "y");
   cce_log (900);
   return 0;
 }
