@@ -86,6 +86,10 @@ struct collector
                                                 in the call graph's order */
   std::set<cgraph_node *> guessable;         /* the same, to look up */
   std::map<std::string, std::vector<cgraph_node *>> field_targets;
+  /* The same for one variable's field (VAR.field): its initializer and
+     the assignments to VAR.field.  */
+  std::map<std::pair<tree, std::string>, std::vector<cgraph_node *>>
+    var_field_targets;
   std::map<uint32_t, uint32_t> guess_of;     /* guess site -> its indirect */
   size_t guessed_sites = 0;                  /* indirect sites with them */
   bool allocator_replaced = false;           /* the program defines malloc */

@@ -555,30 +555,62 @@ same_source_type_p (tree a, tree b, int depth = 0)
     }
 }
 
-/* Note that the program stores the address VALUE in FIELD, if VALUE is
-   that of a function of the program whose address is taken.  */
+/* Add T to the candidates V, once.  */
 static void
-note_field_target (collector &c, tree field, tree value)
+add_candidate (std::vector<cgraph_node *> &v, cgraph_node *t)
+{
+  if (std::find (v.begin (), v.end (), t) == v.end ())
+    v.push_back (t);
+}
+
+/* The key of VAR's FIELD in var_field_targets: the variable fixes the
+   struct, so the field's name is enough (a struct without a tag, as
+   `typedef struct { ... } T;` declares, has no field_key).  */
+static std::pair<tree, std::string>
+var_field_key (tree var, tree field)
+{
+  return { var, DECL_NAME (field) ? IDENTIFIER_POINTER (DECL_NAME (field))
+                                  : "" };
+}
+
+/* Note that the program stores the address VALUE in FIELD, of the
+   variable VAR if VAR is not NULL_TREE, if VALUE is that of a function of
+   the program whose address is taken.  */
+static void
+note_field_target (collector &c, tree field, tree value,
+                   tree var = NULL_TREE)
 {
   STRIP_NOPS (value);
   if (TREE_CODE (value) != ADDR_EXPR
       || TREE_CODE (TREE_OPERAND (value, 0)) != FUNCTION_DECL)
     return;
-  std::string key = field_key (field);
   cgraph_node *t = cgraph_node::get (TREE_OPERAND (value, 0));
-  if (key.empty () || !t)
+  if (!t)
     return;
   t = t->ultimate_alias_target ();
   if (!c.guessable.count (t))
     return;
-  std::vector<cgraph_node *> &v = c.field_targets[key];
-  if (std::find (v.begin (), v.end (), t) == v.end ())
-    v.push_back (t);
+  std::string key = field_key (field);
+  if (!key.empty ())
+    add_candidate (c.field_targets[key], t);
+  if (var && DECL_NAME (field))
+    add_candidate (c.var_field_targets[var_field_key (var, field)], t);
 }
 
-/* The function addresses in the initializer INIT, a field's worth.  */
+/* The variable of the program whose field REF (a COMPONENT_REF) is,
+   NULL_TREE for a field of anything else (an array element, an object
+   reached through a pointer).  */
+static tree
+field_variable (tree ref)
+{
+  tree base = TREE_OPERAND (ref, 0);
+  return VAR_P (base) && is_global_var (base) ? base : NULL_TREE;
+}
+
+/* The function addresses in the initializer INIT, a field's worth; VAR
+   the variable INIT initializes, where its fields are INIT's own.  */
 static void
-note_initializer (collector &c, tree init)
+note_initializer (collector &c, tree init, tree var = NULL_TREE)
 {
   if (!init || TREE_CODE (init) != CONSTRUCTOR)
     return;
@@ -587,7 +619,7 @@ note_initializer (collector &c, tree init)
   FOR_EACH_CONSTRUCTOR_ELT (CONSTRUCTOR_ELTS (init), k, index, value)
     if (index && TREE_CODE (index) == FIELD_DECL
         && TREE_CODE (value) != CONSTRUCTOR)
-      note_field_target (c, index, value);
+      note_field_target (c, index, value, var);
     else
       note_initializer (c, value);
 }
@@ -600,7 +632,7 @@ collect_field_targets (collector &c)
   varpool_node *v;
   FOR_EACH_DEFINED_VARIABLE (v)
     if (!v->in_other_partition)
-      note_initializer (c, v->get_constructor ());
+      note_initializer (c, v->get_constructor (), v->decl);
   /* In the call graph's order, not by pointer: the guesses, their order
      and the dictionary are the same in every build.  */
   cgraph_node *node;
@@ -614,19 +646,57 @@ collect_field_targets (collector &c)
              gsi_next (&gsi))
           {
             gimple *st = gsi_stmt (gsi);
+            tree lhs = gimple_assign_lhs (st);
             if (gimple_assign_single_p (st)
-                && TREE_CODE (gimple_assign_lhs (st)) == COMPONENT_REF)
-              note_field_target (c, TREE_OPERAND (gimple_assign_lhs (st), 1),
-                                 gimple_assign_rhs1 (st));
+                && TREE_CODE (lhs) == COMPONENT_REF)
+              note_field_target (c, TREE_OPERAND (lhs, 1),
+                                 gimple_assign_rhs1 (st),
+                                 field_variable (lhs));
           }
     }
+}
+
+/* What pick_guesses found.  */
+enum { PICK_NONE, PICK_TOO_MANY, PICK_OK };
+
+/* Of CANDS, the functions that a call of type FNTYPE in CALLER may guess,
+   into FOUND: those of the very type the source declares, if there are
+   any and no more than cce_opts.guess; else any of a compatible type, if
+   they are few enough.  PICK_NONE if none has a compatible type.  */
+static int
+pick_guesses (cgraph_node *caller, tree fntype,
+              const std::vector<cgraph_node *> &cands,
+              std::vector<cgraph_node *> &found)
+{
+  std::vector<cgraph_node *> same, compatible;
+  for (cgraph_node *t : cands)
+    if (t != caller && types_compatible_p (TREE_TYPE (t->decl), fntype))
+      {
+        compatible.push_back (t);
+        if (same_source_type_p (TREE_TYPE (t->decl), fntype))
+          same.push_back (t);
+        /* Then more of a compatible type too: no guess.  */
+        if (same.size () > (size_t) cce_opts.guess)
+          return PICK_TOO_MANY;
+      }
+  if (!same.empty ())
+    found = same;
+  else if (compatible.empty ())
+    return PICK_NONE;
+  else if (compatible.size () <= (size_t) cce_opts.guess)
+    found = compatible;
+  else
+    return PICK_TOO_MANY;
+  return PICK_OK;
 }
 
 /* The likely targets of the indirect call of SI: for a C++ virtual call
    (OBJ_TYPE_REF), the methods of its vtable slot in the classes of the
    program (possible_polymorphic_call_targets); where its pointer is
    loaded from a field, the functions whose address the program stores in
-   that field (collect_field_targets), else the functions of the program
+   that field (collect_field_targets; where there are too many, those it
+   stores in that field of the variable the pointer is loaded from), else
+   the functions of the program
    whose address is taken; of these, those whose type is the call's, if
    there are at most cce_opts.guess of them (not the caller itself: that edge
    would only ever be a back edge).
@@ -681,47 +751,41 @@ add_guesses (collector &c, site_info &si)
   else
     {
       /* A pointer loaded from a field: the functions whose address the
-         program stores in that field; else those of the call's type.  */
+         program stores in that field, those it stores in that field of
+         the very variable first; else those of the call's type.  */
       gimple *def = SSA_NAME_DEF_STMT (fn);
-      const std::vector<cgraph_node *> *stored = NULL;
+      std::vector<cgraph_node *> stored, own;
       if (gimple_assign_single_p (def)
           && TREE_CODE (gimple_assign_rhs1 (def)) == COMPONENT_REF)
         {
-          auto it = c.field_targets.find (field_key (TREE_OPERAND
-                                                       (gimple_assign_rhs1
-                                                          (def), 1)));
+          tree ref = gimple_assign_rhs1 (def);
+          tree field = TREE_OPERAND (ref, 1);
+          tree var = field_variable (ref);
+          if (var && TREE_CODE (field) == FIELD_DECL)
+            {
+              auto vit = c.var_field_targets.find (var_field_key (var,
+                                                                  field));
+              if (vit != c.var_field_targets.end ())
+                own = vit->second;
+            }
+          auto it = c.field_targets.find (field_key (field));
+          stored = own;
           if (it != c.field_targets.end ())
-            stored = &it->second;
+            for (cgraph_node *t : it->second)
+              add_candidate (stored, t);
         }
-      /* Of the functions of the call's type, those of the very type the
-         source declares, if there are any and no more than guesses (a
-         wrong guess costs a compare, never a wrong context); else any
-         of a compatible type, if they are few enough.  A field that only
-         ever receives pointers of other types (stored through a cast,
-         or from a parameter) gives the functions of the call's type.  */
-      std::vector<cgraph_node *> same, compatible;
-      for (int pass = 0; pass < 2 && same.empty () && compatible.empty ();
-           pass++)
-        {
-          if (pass == 0 && !stored)
-            continue;
-          for (cgraph_node *t : pass == 0 ? *stored : c.address_taken)
-            if (t != si.node
-                && types_compatible_p (TREE_TYPE (t->decl), fntype))
-              {
-                compatible.push_back (t);
-                if (same_source_type_p (TREE_TYPE (t->decl), fntype))
-                  same.push_back (t);
-                /* Then more of a compatible type too: no guess.  */
-                if (same.size () > (size_t) cce_opts.guess)
-                  return;
-              }
-        }
-      if (!same.empty () && same.size () <= (size_t) cce_opts.guess)
-        found = same;
-      else if (compatible.size () <= (size_t) cce_opts.guess)
-        found = compatible;
-      else
+      /* The field's, if few enough; else those of the variable's own
+         field (another value is stored there through a pointer, or by
+         copying a whole struct, if ever: a wrong guess costs a compare,
+         never a wrong context); where the field only ever receives
+         pointers of other types (stored through a cast, or from a
+         parameter), the functions of the call's type.  */
+      int r = pick_guesses (si.node, fntype, stored, found);
+      if (r == PICK_TOO_MANY && !own.empty ())
+        r = pick_guesses (si.node, fntype, own, found);
+      if (r == PICK_NONE)
+        r = pick_guesses (si.node, fntype, c.address_taken, found);
+      if (r != PICK_OK)
         return;
     }
   if (found.empty ())

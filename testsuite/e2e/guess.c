@@ -8,7 +8,9 @@
    loop, a pointer parameter whose type only one function has, and one
    whose type two functions have where four more take pointers to other
    structs (types GCC's link time takes for the same: only the two are
-   guessed).  */
+   guessed), and a field that four variables initialize with four
+   functions, whose call through one of them guesses that variable's
+   function (and misses once, after a copy of another variable over it).  */
 #include <stdlib.h>
 #include <cce.h>
 
@@ -160,6 +162,47 @@ other_4 (struct other *o, char *p)
   return o->c | p[0];
 }
 
+struct hooks
+{
+  long (*alloc) (long);
+};
+
+static long
+hook_a (long x)
+{
+  cce_log (1400 + (int) x);
+  return x + 10;
+}
+
+static long
+hook_b (long x)
+{
+  cce_log (1500 + (int) x);
+  return x + 20;
+}
+
+static long
+hook_c (long x)
+{
+  cce_log (1600 + (int) x);
+  return x + 30;
+}
+
+static long
+hook_d (long x)
+{
+  cce_log (1700 + (int) x);
+  return x + 40;
+}
+
+/* The field gets four functions, one from each variable's initializer;
+   the calls go through hooks_now, which starts with hook_a.  */
+static struct hooks hooks_now = { hook_a };
+static struct hooks hooks_b = { hook_b };
+static struct hooks hooks_c = { hook_c };
+static struct hooks hooks_d = { hook_d };
+static struct hooks *const hooks_all[] = { &hooks_b, &hooks_c, &hooks_d };
+
 /* Volatile: GCC cannot see which function a field holds.  */
 static struct one volatile_one;
 static struct three three_of[3];
@@ -239,6 +282,18 @@ call_cmp (int (*cmp) (const struct key *, const void *),
   return cmp (a, b) + 1;
 }
 
+NOINLINE static long
+call_hook (long x)
+{
+  return hooks_now.alloc (x) + 1;
+}
+
+NOINLINE static void
+swap_hooks (int i)
+{
+  hooks_now = *hooks_all[i];
+}
+
 NOINLINE static int
 call_other (int i, char *p)
 {
@@ -266,6 +321,9 @@ main (void)
   sink += call_cmp (key_cmp_rev, &k, &v);
   for (int i = 0; i < 4; i++)
     sink += call_other (i, "x");
+  sink += (int) call_hook (1);
+  swap_hooks (sink & 1 ? 2 : 1);
+  sink += (int) call_hook (2);
   cce_log (900);
   return 0;
 }

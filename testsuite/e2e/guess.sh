@@ -3,7 +3,9 @@
 # run-e2e.sh), then a check that the plugin guessed what it should: in its
 # dump (-fplugin-arg-cce-dump=FILE), the call through call_cmp's parameter
 # must have exactly two guessed targets, key_cmp and key_cmp_rev, the only
-# functions of its type (four more take two pointers and return an int).
+# functions of its type (four more take two pointers and return an int),
+# and the call through hooks_now's field exactly one, hook_a, the function
+# of that variable's initializer (four variables fill the field).
 here=$(cd "$(dirname "$0")" && pwd)
 sh "$here/run-e2e.sh" guess
 st=$?
@@ -18,17 +20,25 @@ if ! sh "$CCE_CC" -O2 "$here/guess.c" -o "$tmp/prog" \
 fi
 # "node N NAME flags ..." and "site S in node N kind d -> node T ...
 # (guessed target of indirect site I)".
-got=$(awk '
-  $1 == "node" { name[$2] = $3; sub(/\..*/, "", name[$2]) }
-  $1 == "site" && /guessed target/ { caller[NR] = $5; callee[NR] = $10 }
-  END {
-    for (r in caller)
-      if (name[caller[r]] == "call_cmp") print name[callee[r]]
-  }' "$tmp/prog.cce" | sort | tr '\n' ' ' | sed 's/ $//')
-if [ "$got" = "key_cmp key_cmp_rev" ]; then
-  echo "PASS: guess dump: call_cmp guesses $got"
-else
-  echo "FAIL: guess dump: call_cmp guesses '$got', not key_cmp and key_cmp_rev"
-  exit 1
-fi
+guesses_of () {
+  awk -v fn="$1" '
+    $1 == "node" { name[$2] = $3; sub(/\..*/, "", name[$2]) }
+    $1 == "site" && /guessed target/ { caller[NR] = $5; callee[NR] = $10 }
+    END {
+      for (r in caller)
+        if (name[caller[r]] == fn) print name[callee[r]]
+    }' "$tmp/prog.cce" | sort | tr '\n' ' ' | sed 's/ $//'
+}
+check_guesses () {
+  got=$(guesses_of "$1")
+  if [ "$got" = "$2" ]; then
+    echo "PASS: guess dump: $1 guesses $got"
+  else
+    echo "FAIL: guess dump: $1 guesses '$got', not $2 ($3)"
+    exit 1
+  fi
+}
+check_guesses call_cmp "key_cmp key_cmp_rev" "the only functions of its type"
+check_guesses call_hook "hook_a" \
+  "the function of the variable's own initializer"
 exit $st
