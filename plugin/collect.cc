@@ -646,9 +646,10 @@ collect_field_targets (collector &c)
              gsi_next (&gsi))
           {
             gimple *st = gsi_stmt (gsi);
+            if (!gimple_assign_single_p (st))
+              continue;
             tree lhs = gimple_assign_lhs (st);
-            if (gimple_assign_single_p (st)
-                && TREE_CODE (lhs) == COMPONENT_REF)
+            if (TREE_CODE (lhs) == COMPONENT_REF)
               note_field_target (c, TREE_OPERAND (lhs, 1),
                                  gimple_assign_rhs1 (st),
                                  field_variable (lhs));
