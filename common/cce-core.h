@@ -111,6 +111,10 @@ struct cce_site
                           make it a jump to the node's top: folded, it
                           leaves the id of the deepest level, and its node
                           clobbers even under preserve_all */
+  unsigned char guess; /* (encode input) a guessed target of an indirect
+                          call: cutting it for overflow would cost the
+                          indirect call's frequency, not its own (0), so
+                          the overflow plan leaves it alone */
   uint32_t fold;       /* (encode output) a back site folded into the id:
                           its index among the folded sites of its callee
                           (cce_node's fold_lim); CCE_NONE otherwise */

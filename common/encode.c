@@ -12,9 +12,12 @@
         a node is its numCC, plus the ids of recursion folded into it (the
         back edges into it, each with a fold index J of K, enter it with
         NUMCC + id * K + J while the caller's id is below the fold limit).
-        Where the sum would exceed UINT64_MAX, the incoming edges with the
-        most contexts move to the ccStack too ('b', reason 'o').  The
-        largest fold limit that cuts no more edges than no folding is
+        Where the sum would exceed UINT64_MAX, edges move to the ccStack
+        too ('b', reason 'o'): first those that a plan over the whole
+        graph picks, the least frequent calls that take enough contexts
+        off (often far above the node, on a cold path), then, where a sum
+        still overflows, the node's incoming edges with the most contexts.
+        The largest fold limit that cuts no more edges than no folding is
         taken.
      3. Each node's incoming edges, its root edge included, are laid end to
         end: the hottest edge first, so that it gets addition value 0 and
@@ -711,18 +714,167 @@ mark_clobbers (struct cce_graph *g)
     }
 }
 
+/* Is a cut that takes R contexts off, runs C times and takes off ENOUGH
+   alone better than the best so far (BEST_*)?  */
+static int
+better_cut (double r, double c, int enough, double best_r, double best_c,
+            int best_enough)
+{
+  if (enough != best_enough)
+    return enough;
+  if (enough)
+    return c < best_c || (c == best_c && r > best_r);
+  if (c == 0 || best_c == 0)
+    return best_c != 0 || (c == 0 && r > best_r);
+  return r / c > best_r / best_c;
+}
+
+/* Each planned cut costs a pass over the graph; past this many the cuts
+   are made at the nodes that overflow.  */
+#define PLAN_CUTS_MAX 1024
+
+/* Overflow cuts planned over the whole graph, before the numbering.
+   Where a node would have more than UINT64_MAX contexts, the cheapest cut
+   is often not at that node: a hot little function called from
+   everywhere (an allocator, a reference count) is wide because of a cold
+   call far above it, such as an error path that reaches half the program.
+   Cutting that call narrows everything below it at once.
+
+   So, in topological order: at the first node N that overflows, every
+   direct edge A->B of the nodes from which N can be reached would take
+   (width (A) - 1) * paths (B, N) off N's contexts (width (A) where B has
+   a root already).  Of the edges that alone
+   take off enough, cut the one that runs least often (the estimate of
+   number_nodes: a site's frequency times its caller's); if none does,
+   the one that takes off most per run.  Repeat until no node overflows,
+   at most PLAN_CUTS_MAX times.  Guessed targets stay (a cut one is not
+   used, and its indirect call pushes).  What the plan leaves,
+   number_nodes cuts at the node that overflows.  PLANNED gets a 1 for
+   each site to cut.
+   Returns the number of cuts planned, -1 when out of memory.  */
+static long
+plan_overflow_cuts (const struct cce_graph *g, const struct adj *a,
+                    const uint32_t *order, unsigned char *planned)
+{
+  size_t nn = g->nnodes, i, j, head;
+  uint64_t *w = malloc ((nn ? nn : 1) * sizeof *w);
+  double *calls = malloc ((nn ? nn : 1) * sizeof *calls);
+  double *paths = malloc ((nn ? nn : 1) * sizeof *paths);
+  unsigned char *root = calloc (nn ? nn : 1, 1);
+  long cuts = -1;
+
+  if (!w || !calls || !paths || !root)
+    goto out;
+  for (i = 0; i < nn; i++)
+    root[i] = (g->nodes[i].flags & CCE_NODE_ENTRY) != 0;
+  for (i = 0; i < g->nsites; i++)
+    if (g->sites[i].kind == CCE_SITE_BACK)
+      root[g->sites[i].target] = 1;
+  for (head = 0; head < nn; head++)
+    {
+      uint32_t n = order[head];
+      calls[n] = (g->nodes[n].flags & CCE_NODE_ENTRY) ? 1.0 : 0.0;
+      for (j = a->in_index[n]; j < a->in_index[n + 1]; j++)
+        {
+          const struct cce_site *s = &g->sites[a->in_sites[j]];
+          calls[n] += calls[s->node] * s->freq;
+        }
+    }
+  for (cuts = 0; cuts < PLAN_CUTS_MAX; cuts++)
+    {
+      size_t over = nn, best = CCE_NONE;
+      double excess = 0, best_r = 0, best_c = 0;
+      int best_enough = 0;
+
+      for (head = 0; head < nn && over == nn; head++)
+        {
+          uint32_t n = order[head];
+          w[n] = root[n];
+          excess = root[n];
+          for (j = a->in_index[n]; j < a->in_index[n + 1]; j++)
+            if (!planned[a->in_sites[j]])
+              {
+                uint64_t cw = w[g->sites[a->in_sites[j]].node];
+                excess += (double) cw;
+                if (__builtin_add_overflow (w[n], cw, &w[n]))
+                  over = head;
+              }
+        }
+      if (over == nn)
+        break;
+      excess -= (double) UINT64_MAX;
+      /* The paths from each node to N, over the nodes before it.  */
+      for (i = 0; i < nn; i++)
+        paths[i] = 0;
+      paths[order[over]] = 1;
+      for (head = over; head-- > 0;)
+        {
+          uint32_t v = order[head];
+          for (j = a->out_index[v]; j < a->out_index[v + 1]; j++)
+            if (!planned[a->out_sites[j]])
+              paths[v] += paths[g->sites[a->out_sites[j]].target];
+        }
+      for (head = 0; head <= over; head++)
+        {
+          uint32_t v = order[head];
+          if (paths[v] == 0)
+            continue;
+          for (j = a->in_index[v]; j < a->in_index[v + 1]; j++)
+            {
+              uint32_t si = a->in_sites[j];
+              const struct cce_site *s = &g->sites[si];
+              /* The cut gives B a root, if it has none: one context.  */
+              double r = ((double) w[s->node] - !root[v]) * paths[v];
+              double c = calls[s->node] * s->freq;
+              int enough = r >= excess;
+              if (planned[si] || s->guess || r <= 0
+                  || (best != CCE_NONE
+                      && !better_cut (r, c, enough, best_r, best_c,
+                                      best_enough)))
+                continue;
+              best = si;
+              best_r = r;
+              best_c = c;
+              best_enough = enough;
+            }
+        }
+      if (best == CCE_NONE)
+        break;
+      planned[best] = 1;
+      root[g->sites[best].target] = 1;
+    }
+out:
+  free (w);
+  free (calls);
+  free (paths);
+  free (root);
+  return cuts;
+}
+
 /* The largest fold limit that a compare takes as an immediate (GCC
    compares ID >= 2^31 with the constant in a register).  */
 #define FOLD_IMM_LIM ((UINT64_C (1) << 31) - 1)
 
+/* Move direct site S, which runs FREQ times, to the ccStack for
+   overflow; BACKFREQ is its callee's count of such calls.  */
+static void
+cut_overflow (struct cce_graph *g, uint32_t s, double *backfreq, double freq)
+{
+  g->sites[s].kind = CCE_SITE_BACK;
+  g->sites[s].reason = 'o';
+  *backfreq += freq;
+}
+
 /* Steps 2 and 3 for fold limits of BASE[n] * 2^FOLD_BITS (0: no folding): the
-   contexts of each node in topological order ORDER, overflow cuts, root
-   values and addition values.  Starts over from the back edges of step 1
+   contexts of each node in topological order ORDER, overflow cuts (the
+   PLANNED ones, then the widest edges into a node that still overflows),
+   root values and addition values.  Starts over from the back edges of step 1
    (the cuts of an earlier run are undone).  Returns the number of overflow
    cuts, or -1 when out of memory.  */
 static long
 number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
-              const uint64_t *base, unsigned fold_bits, uint64_t *max_numcc)
+              const unsigned char *planned, const uint64_t *base,
+              unsigned fold_bits, uint64_t *max_numcc)
 {
   size_t nn = g->nnodes, i, j, head, aslots = 0;
   struct slot *slots = NULL;
@@ -779,6 +931,13 @@ number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
           slots[nslots].site = s;
           slots[nslots].freq = calls[g->sites[s].node] * g->sites[s].freq;
           calls[n] += slots[nslots].freq;
+          if (planned[s])
+            {
+              cut_overflow (g, s, &backfreq[n], slots[nslots].freq);
+              node->has_root = 1;
+              cuts++;
+              continue;
+            }
           slots[nslots++].width = cce_node_width (&g->nodes[g->sites[s].node]);
         }
 
@@ -792,9 +951,7 @@ number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
           if (overflow)
             {
               qsort (slots, nslots, sizeof *slots, slot_width_cmp);
-              g->sites[slots[0].site].kind = CCE_SITE_BACK;
-              g->sites[slots[0].site].reason = 'o';
-              backfreq[n] += slots[0].freq;
+              cut_overflow (g, slots[0].site, &backfreq[n], slots[0].freq);
               node->has_root = 1;
               cuts++;
               memmove (slots, slots + 1, --nslots * sizeof *slots);
@@ -948,7 +1105,11 @@ number_with_folds (struct cce_graph *g, const struct adj *a,
                       ? (unsigned) g->fold_max : 32;
   size_t i, nfolded = 0;
   long cuts0, cuts;
+  unsigned char *planned = calloc (g->nsites ? g->nsites : 1, 1);
+  int ret = -1;
 
+  if (!planned)
+    return -1;
   for (i = 0; i < g->nsites; i++)
     if (g->sites[i].kind == CCE_SITE_BACK)
       {
@@ -957,9 +1118,11 @@ number_with_folds (struct cce_graph *g, const struct adj *a,
       }
   if (g->fold_max < 0)
     nfolded = 0;
-  cuts0 = number_nodes (g, a, order, base, 0, &st->max_numcc);
+  if (plan_overflow_cuts (g, a, order, planned) < 0)
+    goto out;
+  cuts0 = number_nodes (g, a, order, planned, base, 0, &st->max_numcc);
   if (cuts0 < 0)
-    return -1;
+    goto out;
   /* BASE of a folded node: the most contexts it or a caller of a folded
      site into it has without folding.  */
   for (i = 0; i < g->nsites; i++)
@@ -977,9 +1140,9 @@ number_with_folds (struct cce_graph *g, const struct adj *a,
       unsigned bits = i == 0 ? fold_max : fold_bits[i - 1];
       if (i > 0 && bits >= fold_max)
         continue;
-      cuts = number_nodes (g, a, order, base, bits, &st->max_numcc);
+      cuts = number_nodes (g, a, order, planned, base, bits, &st->max_numcc);
       if (cuts < 0)
-        return -1;
+        goto out;
       if (cuts <= cuts0)
         {
           st->fold_bits = bits;
@@ -987,8 +1150,8 @@ number_with_folds (struct cce_graph *g, const struct adj *a,
         }
     }
   if (nfolded && !st->fold_bits
-      && number_nodes (g, a, order, base, 0, &st->max_numcc) < 0)
-    return -1;
+      && number_nodes (g, a, order, planned, base, 0, &st->max_numcc) < 0)
+    goto out;
   for (i = 0; i < g->nsites; i++)
     {
       struct cce_site *s = &g->sites[i];
@@ -998,7 +1161,10 @@ number_with_folds (struct cce_graph *g, const struct adj *a,
           g->nodes[s->target].nfold = 0;
         }
     }
-  return 0;
+  ret = 0;
+out:
+  free (planned);
+  return ret;
 }
 
 /* Count G's encoded sites and clobbering nodes by kind into ST.  */

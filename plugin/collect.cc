@@ -800,6 +800,7 @@ add_guesses (collector &c, site_info &si)
       uint32_t site = cce_graph_site (c.g, c.nodes[si.node], CCE_SITE_DIRECT,
                                       c.nodes[t], 0.0);
       add_frames (c, si.node, site, call);
+      c.g->sites[site].guess = 1;
       si.guesses.push_back ({ t, site });
       c.guess_of[site] = si.site;
     }

@@ -303,6 +303,7 @@ model_build (struct model *m)
       id = cce_graph_site (g, s->node, s->kind, s->gtarget, s->freq);
       CHECK (id == i, "cce_graph_site returned %u, expected %u", id, i);
       g->sites[id].may_log = (unsigned char) s->may_log;
+      g->sites[id].guess = (unsigned char) s->guess;
       for (k = 0; k < s->nfr; k++)
         {
           int r = cce_graph_frame (g, i, s->fr[k].func, s->fr[k].file,

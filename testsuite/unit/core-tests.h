@@ -89,6 +89,7 @@ struct msite
   double weight;          /* random walk weight */
   uint32_t gtarget;       /* target in the graph, set by model_build */
   int may_log;            /* 'i', 'x': may enter another cce module */
+  int guess;              /* 'd': a guessed target of an indirect call */
 };
 
 struct model
