@@ -650,6 +650,13 @@ static const struct option_spec options[] = {
     "match directly (default 3; 0: none)",
     "the most targets an indirect call compares with, from 0 (none: "
     "every indirect call pushes) to 8", "1" },
+  { "local-pushes", OPTION_NUMBER, 0, 1000000, &cce_opts.local_pushes, NULL,
+    "=N",
+    "with async: a function with N or more ccStack pushes (default 16)\n"
+    "reads the id and the top at each push instead of keeping them in\n"
+    "registers across its code (0: none does)",
+    "the number of pushes from which a function reads the id at each, "
+    "0 (never) or more", "16" },
 };
 
 /* The keys of the options, as the help writes them, joined by ", ".  */

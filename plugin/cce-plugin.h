@@ -41,6 +41,9 @@ struct cce_options
   bool layout = true;           /* order_for_partitions */
   int guess = 3;                /* the most guessed targets of an indirect
                                    call */
+  int local_pushes = 16;        /* under async, a function with this many
+                                   pushes reads the id and top at each
+                                   (mark_local_sites); 0: none does */
   int async = -1;               /* every instruction placeable in the PC
                                    map (pcmap.cc); -1 until plugin_init
                                    settles it (as observe_all) */

@@ -1891,6 +1891,8 @@ mark_local_sites (function_code &fc)
         self_folds++;
     }
   bool any = false;
+  /* Under async, the pushes that could read the id where they are.  */
+  std::vector<size_t> pushes;
   /* The sites that would read the copies, if they can all read the id
      where they are (SPREAD), the count of their blocks and those
      blocks' nearest common dominator.  */
@@ -1938,6 +1940,9 @@ mark_local_sites (function_code &fc)
       basic_block b = gimple_bb (call);
       profile_count n = b->count;
       bool in_loop = current_loops && bb_loop_depth (b) > 0;
+      if (simple && !noreturn && cce_kind_on_stack (s->kind)
+          && !folds (s, call))
+        pushes.push_back (i);
       if (simple && !noreturn && n.initialized_p ()
           && n.apply_scale (2, 1) < entry && !in_loop)
         fc.local[i - fc.first] = any = true;
@@ -1966,6 +1971,16 @@ mark_local_sites (function_code &fc)
       && !(current_loops && bb_loop_depth (common) > 0)
       && sum < common->count)
     for (size_t i : readers)
+      fc.local[i - fc.first] = any = true;
+  /* A function with many pushes (an interpreter's dispatch loop,
+     cce_opts.local_pushes or more) would keep its copies in two saved
+     registers across all of its code, and spill what the plain build
+     keeps in them.  Under async its direct calls use no copy, and each
+     push reads the id and top where it is and takes them back from its
+     entry after the call.  */
+  if (cce_opts.async && !cce_opts.idreg && cce_opts.local_pushes > 0
+      && pushes.size () >= (size_t) cce_opts.local_pushes)
+    for (size_t i : pushes)
       fc.local[i - fc.first] = any = true;
   if (!any)
     return;

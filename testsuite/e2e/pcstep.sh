@@ -58,6 +58,7 @@ O3-async-all -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all
 O2-async-all-none -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -flto-partition=none
 O3-all-noasync-none -O3 -fplugin-arg-cce-observe-all -fplugin-arg-cce-async=0 -flto-partition=none
 O2-async-all-fold1 -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-fold=1
+O2-async-all-lp1 -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-local-pushes=1
 O2-async-all-reg -O2 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg
 O3-async-all-reg-none -O3 -fplugin-arg-cce-async -fplugin-arg-cce-observe-all -fplugin-arg-cce-idreg -flto-partition=none
 O2-reg -O2 -fplugin-arg-cce-idreg

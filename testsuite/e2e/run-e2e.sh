@@ -13,7 +13,8 @@
 #      (testsuite/cce-cc),
 #      run it with CCE_LOG set (and once more at -O2 with every call
 #      encoded, -fplugin-arg-cce-observe-all, also with many
-#      partitions), decode the log with
+#      partitions, and with one partition and every push reading the id
+#      where it is, local-pushes=1), decode the log with
 #      "cce-decode --format=records", and compare with the oracle: line by
 #      line for single-threaded programs, per thread as a multiset of
 #      record sequences for multi-threaded ones.
@@ -249,7 +250,7 @@ fail () {
 [ -z "$trace" ] ||
   extra_cflags="$extra_cflags -fplugin-arg-cce-trace=$(echo $trace | tr ' ' ,)"
 
-variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all O3:many O2:many:all O2:default:reg O3:none:regall $more"}
+variants=${E2E_VARIANTS:-"O1:default O1:none O2:default O2:none O3:default O3:none O2:default:all O3:many O2:many:all O2:default:reg O3:none:regall O2:none:lp $more"}
 failed=0 passed=0
 for v in $variants; do
   # OPT:PART[:all|:fold|:gc] -- "all": with -fplugin-arg-cce-observe-all,
@@ -259,7 +260,8 @@ for v in $variants; do
   # level); "gc": lto1 collects garbage at every chance, so a tree the
   # plugin keeps that is not a root of the collector would be freed under
   # it; "reg": with -fplugin-arg-cce-idreg, the id in a register;
-  # "regall": that and every call encoded.
+  # "regall": that and every call encoded; "lp": every call encoded, and
+  # every push reads the id and top where it is (local-pushes=1).
   opt=${v%%:*} part=${v#*:} all=
   case $part in
     *:all) part=${part%:all} all=-fplugin-arg-cce-observe-all ;;
@@ -270,6 +272,8 @@ for v in $variants; do
     *:reg) part=${part%:reg} all=-fplugin-arg-cce-idreg ;;
     *:regall) part=${part%:regall}
               all="-fplugin-arg-cce-idreg -fplugin-arg-cce-observe-all" ;;
+    *:lp) part=${part%:lp}
+          all="-fplugin-arg-cce-observe-all -fplugin-arg-cce-local-pushes=1" ;;
   esac
   case $part in
     default) pflag= ;;
