@@ -743,15 +743,14 @@ better_cut (double r, double c, int enough, double best_r, double best_c,
    So, in topological order: at the first node N that overflows, every
    direct edge A->B of the nodes from which N can be reached would take
    (width (A) - 1) * paths (B, N) off N's contexts (width (A) where B has
-   a root already).  Of the edges that alone
-   take off enough, cut the one that runs least often (the estimate of
-   number_nodes: a site's frequency times its caller's); if none does,
-   the one that takes off most per run.  Repeat until no node overflows,
-   at most PLAN_CUTS_MAX times.  Guessed targets stay (a cut one is not
-   used, and its indirect call pushes).  What the plan leaves,
-   number_nodes cuts at the node that overflows.  PLANNED gets a 1 for
-   each site to cut.
-   Returns the number of cuts planned, -1 when out of memory.  */
+   a root already).  Of the edges that alone take off enough, cut the one
+   that runs least often (the estimate of number_nodes: a site's
+   frequency times its caller's); if none does, the one that takes off
+   most per run.  Repeat until no node overflows, at most PLAN_CUTS_MAX
+   times.  Guessed targets stay (a cut one is not used, and its indirect
+   call pushes).  What the plan leaves, number_nodes cuts at the node
+   that overflows.  PLANNED gets a 1 for each site to cut.  Returns the
+   number of cuts planned, -1 when out of memory.  */
 static long
 plan_overflow_cuts (const struct cce_graph *g, const struct adj *a,
                     const uint32_t *order, unsigned char *planned)
@@ -868,9 +867,9 @@ cut_overflow (struct cce_graph *g, uint32_t s, double *backfreq, double freq)
 /* Steps 2 and 3 for fold limits of BASE[n] * 2^FOLD_BITS (0: no folding): the
    contexts of each node in topological order ORDER, overflow cuts (the
    PLANNED ones, then the widest edges into a node that still overflows),
-   root values and addition values.  Starts over from the back edges of step 1
-   (the cuts of an earlier run are undone).  Returns the number of overflow
-   cuts, or -1 when out of memory.  */
+   root values and addition values.  Starts over from the back edges of
+   step 1 (the cuts of an earlier run are undone).  Returns the number of
+   overflow cuts, or -1 when out of memory.  */
 static long
 number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
               const unsigned char *planned, const uint64_t *base,
