@@ -1869,7 +1869,8 @@ static bool returns_call_value_p (gcall *call);
    Under async (without idreg) an indirect call with guesses is local
    wherever it is, where its call does not end its block: its guesses
    add their values in place (insert_guesses), so only its push reads
-   the id and top, on the path where no guess matched.  Sets FC's local,
+   the id and top, on the path where no guess matched.  So are all the
+   pushes of a function with cce_opts.local_pushes of them or more.  Sets FC's local,
    and recounts stack_sites without them.  In cfun.  */
 static void
 mark_local_sites (function_code &fc)
