@@ -714,6 +714,28 @@ mark_clobbers (struct cce_graph *g)
     }
 }
 
+/* How often each node of G runs, estimated in topological order ORDER
+   over the direct edges of A into CALLS: an entry node once, plus each
+   incoming site's frequency (relative to its caller's entry) times its
+   caller's count, so that edges from different callers compare.  */
+static void
+estimate_calls (const struct cce_graph *g, const struct adj *a,
+                const uint32_t *order, double *calls)
+{
+  size_t head, j;
+
+  for (head = 0; head < g->nnodes; head++)
+    {
+      uint32_t n = order[head];
+      calls[n] = (g->nodes[n].flags & CCE_NODE_ENTRY) ? 1.0 : 0.0;
+      for (j = a->in_index[n]; j < a->in_index[n + 1]; j++)
+        {
+          const struct cce_site *s = &g->sites[a->in_sites[j]];
+          calls[n] += calls[s->node] * s->freq;
+        }
+    }
+}
+
 /* Is a cut that takes R contexts off, runs C times and takes off ENOUGH
    alone better than the best so far (BEST_*)?  */
 static int
@@ -744,9 +766,8 @@ better_cut (double r, double c, int enough, double best_r, double best_c,
    direct edge A->B of the nodes from which N can be reached would take
    (width (A) - 1) * paths (B, N) off N's contexts (width (A) where B has
    a root already).  Of the edges that alone take off enough, cut the one
-   that runs least often (the estimate of number_nodes: a site's
-   frequency times its caller's); if none does, the one that takes off
-   most per run.  Repeat until no node overflows, at most PLAN_CUTS_MAX
+   that runs least often (estimate_calls: a site's frequency times its
+   caller's count); if none does, the one that takes off most per run.  Repeat until no node overflows, at most PLAN_CUTS_MAX
    times.  Guessed targets stay (a cut one is not used, and its indirect
    call pushes).  What the plan leaves, number_nodes cuts at the node
    that overflows.  PLANNED gets a 1 for each site to cut.  Returns the
@@ -769,16 +790,7 @@ plan_overflow_cuts (const struct cce_graph *g, const struct adj *a,
   for (i = 0; i < g->nsites; i++)
     if (g->sites[i].kind == CCE_SITE_BACK)
       root[g->sites[i].target] = 1;
-  for (head = 0; head < nn; head++)
-    {
-      uint32_t n = order[head];
-      calls[n] = (g->nodes[n].flags & CCE_NODE_ENTRY) ? 1.0 : 0.0;
-      for (j = a->in_index[n]; j < a->in_index[n + 1]; j++)
-        {
-          const struct cce_site *s = &g->sites[a->in_sites[j]];
-          calls[n] += calls[s->node] * s->freq;
-        }
-    }
+  estimate_calls (g, a, order, calls);
   for (cuts = 0; cuts < PLAN_CUTS_MAX; cuts++)
     {
       size_t over = nn, best = CCE_NONE;
@@ -906,6 +918,7 @@ number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
         g->nodes[g->sites[i].target].has_root = 1;
         backfreq[g->sites[i].target] += g->sites[i].freq;
       }
+  estimate_calls (g, a, order, calls);
 
   for (head = 0; head < nn; head++)
     {
@@ -920,16 +933,11 @@ number_nodes (struct cce_graph *g, const struct adj *a, const uint32_t *order,
           cuts = -1;
           goto out;
         }
-      /* A site's freq is relative to its caller's entry; estimate how
-         often each node runs (entry nodes once) to compare edges from
-         different callers.  */
-      calls[n] = (node->flags & CCE_NODE_ENTRY) ? 1.0 : 0.0;
       for (j = a->in_index[n]; j < a->in_index[n + 1]; j++)
         {
           uint32_t s = a->in_sites[j];
           slots[nslots].site = s;
           slots[nslots].freq = calls[g->sites[s].node] * g->sites[s].freq;
-          calls[n] += slots[nslots].freq;
           if (planned[s])
             {
               cut_overflow (g, s, &backfreq[n], slots[nslots].freq);
