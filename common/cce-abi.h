@@ -30,7 +30,7 @@
      ccStack edge (back edge, overflow cut, indirect call, or a call to
      code outside the program that may call back into it):
          t = TOP;
-         if (t - 1 >= tls[LAST])                  (unsigned: t == 0 too)
+         if (t >= tls[LIMIT])                     (unsigned)
            t = __cce_grow (t);                    (cold)
          tls[TOP] = t + 1;
          t->id = ID;  t->site = SITE;
@@ -78,14 +78,19 @@
 
    TOP is 0 (an empty ccStack) until the thread's first grow, and may be
    0 again where a function restores a TOP it loaded before that grow: 0
-   always means "empty", the same as BASE.  Entries never move once
-   written (the ccStack grows in place, inside one reservation), so a TOP
-   kept in a register stays valid.  */
+   always means "empty", the same as BASE.  So LIMIT stays 0, and every
+   push grows, in a thread whose code may still hold a TOP of 0: one
+   whose code ran before libcce gave it a ccStack (libcce does at load
+   time for the main thread, and before the start routine for a thread
+   that its pthread_create starts; a thread made otherwise, or one whose
+   ccStack was freed at its exit, keeps the grow call).  Entries never
+   move once written (the ccStack grows in place, inside one
+   reservation), so a TOP kept in a register stays valid.  */
 
 #ifndef CCE_ABI_H
 #define CCE_ABI_H
 
-#define CCE_ABI_VERSION 5
+#define CCE_ABI_VERSION 6
 
 /* __thread uint64_t __cce_tls[CCE_TLS_WORDS];  defined (weak) in libcce
    and accessed there as initial-exec TLS.  An executable built with cce
@@ -100,47 +105,48 @@
                              of the ccStack */
 #define CCE_TLS_TOP 1     /* struct cce_log_frame *: the first free
                              entry of the ccStack, or 0 when it is empty */
-#define CCE_TLS_LAST 2    /* struct cce_log_frame *: the last entry there
-                             is room for (0 before the first grow) */
+#define CCE_TLS_LIMIT 2   /* struct cce_log_frame *: the end of the room
+                             for entries (a TOP at or above it grows), 0
+                             where every push must grow (above) */
 #define CCE_TLS_BASE 3    /* struct cce_log_frame *: the ccStack, bottom
                              first (cce-format.h) */
 #define CCE_TLS_WORDS 4
 
-/* struct cce_log_frame *__cce_grow_v5 (struct cce_log_frame *t);
+/* struct cce_log_frame *__cce_grow_v6 (struct cce_log_frame *t);
    (declared with uint64_t for T and the result.)  Make room for an entry
    at T, the TOP the caller loaded (0: an empty ccStack), and return where
    that entry goes: T, or BASE for 0.  Entries never move.  Aborts with a
    message when memory or the reservation is exhausted.  nothrow, leaf.  */
-#define CCE_SYM_GROW "__cce_grow_v5"
+#define CCE_SYM_GROW "__cce_grow_v6"
 
-/* void __cce_push_v5 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
-   void __cce_pop_v5 (uint64_t id);
+/* void __cce_push_v6 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_push_counted_v6 (uint64_t id, uint64_t site, uint64_t entry);
+   void __cce_pop_v6 (uint64_t id);
    The ccStack edge code above as functions, for code that is not
    instrumented by the plugin (tests, hand-written glue).  */
-#define CCE_SYM_PUSH "__cce_push_v5"
+#define CCE_SYM_PUSH "__cce_push_v6"
 
-/* void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
-   __cce_push_v5, counted: with -fplugin-arg-cce-count every ccStack push
+/* void __cce_push_counted_v6 (uint64_t id, uint64_t site, uint64_t entry);
+   __cce_push_v6, counted: with -fplugin-arg-cce-count every ccStack push
    goes through it, and the runtime reports the count at exit to the file
    $CCE_STATS names.  */
-#define CCE_SYM_PUSH_COUNTED "__cce_push_counted_v5"
-#define CCE_SYM_POP "__cce_pop_v5"
+#define CCE_SYM_PUSH_COUNTED "__cce_push_counted_v6"
+#define CCE_SYM_POP "__cce_pop_v6"
 
 /* The same three for the cold paths of instrumented code, on x86-64,
    where they keep every register but r10 and r11: the plugin reaches
    them through the GOT from inline asm that clobbers only memory, the
    flags, r10 and r11, so that values live across a cold push, pop or
    grow need no callee-saved register on the hot path.
-     __cce_push_keep_v5:  rdi = id, r10 = the address of two words, the
+     __cce_push_keep_v6:  rdi = id, r10 = the address of two words, the
                           site and the entry (the plugin puts them in
                           .rodata)
-     __cce_pop_keep_v5:   rdi = id
-     __cce_pop_entry_keep_v5: no argument; the pop of an entry this
+     __cce_pop_keep_v6:   rdi = id
+     __cce_pop_entry_keep_v6: no argument; the pop of an entry this
                           caller pushed, which restores the id from the
                           entry itself, so that the caller need not keep
                           its id across the call in between
-     __cce_grow_keep_v5:  rdi = t; the slot in rax
+     __cce_grow_keep_v6:  rdi = t; the slot in rax
    The grow saves the vector registers too (xsave), since it calls into
    libc.  GCC does not see the transfer: the function that makes it may
    be a leaf that keeps data in the red zone below its stack pointer, and
@@ -154,16 +160,16 @@ void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
    return address in r11 at entry, and where each saves what from there
    on, so that an unwinder that stops at any instruction of the caller or
    of the entry point finds the caller's frame.  Defined in rt/keep.c.  */
-#define CCE_SYM_PUSH_KEEP "__cce_push_keep_v5"
-#define CCE_SYM_POP_KEEP "__cce_pop_keep_v5"
-#define CCE_SYM_POP_ENTRY_KEEP "__cce_pop_entry_keep_v5"
-#define CCE_SYM_GROW_KEEP "__cce_grow_keep_v5"
+#define CCE_SYM_PUSH_KEEP "__cce_push_keep_v6"
+#define CCE_SYM_POP_KEEP "__cce_pop_keep_v6"
+#define CCE_SYM_POP_ENTRY_KEEP "__cce_pop_entry_keep_v6"
+#define CCE_SYM_GROW_KEEP "__cce_grow_keep_v6"
 /* With the id in a register (CCE_IDREG, below), the push and the pop
    whose callee and caller keep it there: the push sets the register to
    the entry instead of the TLS word, after its commit; the pop sets it
    to the dropped entry's id, before its commit.  */
-#define CCE_SYM_PUSH_KEEP_REG "__cce_push_keep_reg_v5"
-#define CCE_SYM_POP_ENTRY_KEEP_REG "__cce_pop_entry_keep_reg_v5"
+#define CCE_SYM_PUSH_KEEP_REG "__cce_push_keep_reg_v6"
+#define CCE_SYM_POP_ENTRY_KEEP_REG "__cce_pop_entry_keep_reg_v6"
 #define CCE_KEEP_SKIP 128
 #if defined __x86_64__ && defined __ELF__
 #define CCE_HAVE_KEEP 1
@@ -171,25 +177,25 @@ void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
 #define CCE_HAVE_KEEP 0
 #endif
 
-/* void __cce_log_at_v5 (unsigned tag, uint64_t site);
-void __cce_log_id_v5 (unsigned tag, uint64_t site, uint64_t id);
-void __cce_count_id_v5 (unsigned tag, uint64_t value, uint64_t site,
+/* void __cce_log_at_v6 (unsigned tag, uint64_t site);
+void __cce_log_id_v6 (unsigned tag, uint64_t site, uint64_t id);
+void __cce_count_id_v6 (unsigned tag, uint64_t value, uint64_t site,
                         uint64_t id);
-void __cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site);
+void __cce_count_at_v6 (unsigned tag, uint64_t value, uint64_t site);
    cce_log (TAG) as seen from the log call site SITE.  nothrow, leaf.  */
-#define CCE_SYM_LOG_AT "__cce_log_at_v5"
+#define CCE_SYM_LOG_AT "__cce_log_at_v6"
 
-/* void __cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site);
+/* void __cce_count_at_v6 (unsigned tag, uint64_t value, uint64_t site);
    cce_count (TAG, VALUE) as seen from the log call site SITE.  nothrow,
    leaf.  */
-#define CCE_SYM_COUNT_AT "__cce_count_at_v5"
+#define CCE_SYM_COUNT_AT "__cce_count_at_v6"
 
-/* void __cce_log_id_v5 (unsigned tag, uint64_t site, uint64_t id);
-   void __cce_count_id_v5 (unsigned tag, uint64_t value, uint64_t site,
+/* void __cce_log_id_v6 (unsigned tag, uint64_t site, uint64_t id);
+   void __cce_count_id_v6 (unsigned tag, uint64_t value, uint64_t site,
                            uint64_t id);
    The same with the id given, for code that keeps it in CCE_IDREG.  */
-#define CCE_SYM_LOG_ID "__cce_log_id_v5"
-#define CCE_SYM_COUNT_ID "__cce_count_id_v5"
+#define CCE_SYM_LOG_ID "__cce_log_id_v6"
+#define CCE_SYM_COUNT_ID "__cce_count_id_v6"
 
 /* The id in a register (-fplugin-arg-cce-idreg, x86-64).  Instrumented
    code then keeps the id of the code
@@ -271,13 +277,13 @@ void __cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site);
 #include <stdint.h>
 extern __thread uint64_t __cce_tls[CCE_TLS_WORDS]
   __attribute__ ((tls_model ("initial-exec")));
-uint64_t __cce_grow_v5 (uint64_t t);
-void __cce_push_v5 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry);
-void __cce_pop_v5 (uint64_t id);
-void __cce_log_at_v5 (unsigned tag, uint64_t site);
-void __cce_log_id_v5 (unsigned tag, uint64_t site, uint64_t id);
-void __cce_count_id_v5 (unsigned tag, uint64_t value, uint64_t site,
+uint64_t __cce_grow_v6 (uint64_t t);
+void __cce_push_v6 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_push_counted_v6 (uint64_t id, uint64_t site, uint64_t entry);
+void __cce_pop_v6 (uint64_t id);
+void __cce_log_at_v6 (unsigned tag, uint64_t site);
+void __cce_log_id_v6 (unsigned tag, uint64_t site, uint64_t id);
+void __cce_count_id_v6 (unsigned tag, uint64_t value, uint64_t site,
                         uint64_t id);
 
 /* The ccStack entries in use, from the words TOP and BASE of a thread's

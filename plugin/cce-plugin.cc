@@ -24,7 +24,7 @@
                                                   T[ID] = id; }     (3)
          if (n) g (n - 1);               if (n) {
                                            s = t;
-                                           if (t - 1 >= T[LAST])
+                                           if (t >= T[LIMIT])
                                              s = __cce_grow (t);
                                            T[TOP] = s + 1;
                                            *s = { id, 7 };

@@ -536,17 +536,16 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
   gimple *call = gsi_stmt (*gsi);
   location_t loc = gimple_location (call);
 
-  /* if (top - 1 >= T[LAST]) -- the grow branch, unsigned.  */
-  tree last = make_ssa_name (u64);
-  tree below = make_ssa_name (u64);
-  gimple *ldlast = gimple_build_assign (last, tls_ref (CCE_TLS_LAST, true));
-  gimple *sub = gimple_build_assign (below, MINUS_EXPR, top,
-                                     build_int_cst (u64, 1));
-  gcond *cond = gimple_build_cond (GE_EXPR, below, last, NULL_TREE,
+  /* if (top >= T[LIMIT]) -- the grow branch, unsigned.  The load is not
+     volatile, so that GCC makes it the compare's memory operand: LIMIT
+     changes only inside libcce's calls (cce-abi.h).  */
+  tree limit = make_ssa_name (u64);
+  gimple *ldlimit = gimple_build_assign (limit, tls_ref (CCE_TLS_LIMIT,
+                                                         false));
+  gcond *cond = gimple_build_cond (GE_EXPR, top, limit, NULL_TREE,
                                    NULL_TREE);
   gimple_set_location (cond, loc);
-  gsi_insert_before (gsi, ldlast, GSI_SAME_STMT);
-  gsi_insert_before (gsi, sub, GSI_SAME_STMT);
+  gsi_insert_before (gsi, ldlimit, GSI_SAME_STMT);
   gsi_insert_before (gsi, cond, GSI_SAME_STMT);
 
   basic_block bb = gimple_bb (cond);
@@ -585,7 +584,7 @@ insert_push (gimple_stmt_iterator *gsi, tree id, tree top, uint64_t site,
   *gsi = gsi_for_stmt (call);
   gsi_insert_seq_before (gsi, seq, GSI_SAME_STMT);
   *gsi = gsi_for_stmt (call);
-  return ldlast;
+  return ldlimit;
 }
 
 /* Add to V an asm operand X with CONSTRAINT.  */

@@ -23,13 +23,13 @@
    is in r11; where an entry point saves r11 or another register, it
    says where.  The push's slow path reaches the grow the same way.
 
-   __cce_push_keep_v5, __cce_pop_keep_v5 and __cce_pop_entry_keep_v5 do
+   __cce_push_keep_v6, __cce_pop_keep_v6 and __cce_pop_entry_keep_v6 do
    their work with r10 and with rax, which they save.
-   __cce_grow_keep_v5 calls into libc (mmap, mprotect, sigprocmask), so
+   __cce_grow_keep_v6 calls into libc (mmap, mprotect, sigprocmask), so
    it saves every general register the ABI lets a call clobber, r10
    included (the push's slow path keeps the TLS offset there), and the
    whole vector state (xsave, or fxsave where the OS has not enabled
-   xsave) around __cce_grow_v5.  */
+   xsave) around __cce_grow_v6.  */
 
 #include <stdint.h>
 
@@ -116,10 +116,8 @@
   "	pushq (%r10)\n"                /* the site */                     \
   "	.cfi_adjust_cfa_offset 8\n"                                       \
   CCE_KEEP_LOAD                                                        \
-  "	subq $1, %rax\n"               /* top - 1 >= last, unsigned: */   \
-  "	cmpq %fs:" CCE_OFF (CCE_TLS_LAST) "(%r10), %rax\n"                \
-  "	jae 2f\n"                      /* empty (top 0) or full: grow */  \
-  "	addq $1, %rax\n"               /* the slot */                     \
+  "	cmpq %fs:" CCE_OFF (CCE_TLS_LIMIT) "(%r10), %rax\n"  /* top >= */ \
+  "	jae 2f\n"                      /* limit, unsigned: grow */        \
   "1:	movq %rdi, (%rax)\n"           /* slot->id */                     \
   "	.cfi_remember_state\n"                                            \
   "	popq 8(%rax)\n"                /* slot->site */                   \
@@ -138,7 +136,7 @@
   "	.cfi_restore_state\n"                                             \
   /* The slow path: rax = grow (top), the slot, keeping r11 and rdi    \
      (the grow keeps r10).  */                                         \
-  "2:	addq $1, %rax\n"                                                  \
+  "2:\n"                                                               \
   "	pushq %r11\n"                                                     \
   "	.cfi_adjust_cfa_offset 8\n"                                       \
   "	.cfi_rel_offset %rip, 0\n"                                        \
@@ -180,7 +178,7 @@
 __asm__ (
   "	.text\n"
 
-  /* __cce_push_keep_v5 and __cce_push_keep_reg_v5: rdi id, r10 the
+  /* __cce_push_keep_v6 and __cce_push_keep_reg_v6: rdi id, r10 the
      address of {site, entry}.  */
   "	.globl " CCE_KEEP_FIRST "\n"
   "	.hidden " CCE_KEEP_FIRST "\n"
@@ -191,14 +189,14 @@ __asm__ (
   CCE_KEEP_PUSH (CCE_SYM_PUSH_KEEP_REG, CCE_KEEP_PUSH_REG_DONE,
                  CCE_KEEP_PUSH_REG_END, "	popq %" CCE_IDREG "\n")
 
-  /* __cce_pop_keep_v5: rdi id.  */
+  /* __cce_pop_keep_v6: rdi id.  */
   CCE_KEEP_BEGIN (CCE_SYM_POP_KEEP)
   CCE_KEEP_ENTRY
   CCE_KEEP_DROP ("")
   "1:	movq %rdi, %fs:" CCE_OFF (CCE_TLS_ID) "(%r10)\n"
   CCE_KEEP_RETURN
   CCE_KEEP_END (CCE_SYM_POP_KEEP)
-  /* __cce_pop_entry_keep_v5 and __cce_pop_entry_keep_reg_v5: the id
+  /* __cce_pop_entry_keep_v6 and __cce_pop_entry_keep_reg_v6: the id
      from the entry it drops.  */
   CCE_KEEP_POP_ENTRY (CCE_SYM_POP_ENTRY_KEEP, CCE_KEEP_POP_DONE,
                       CCE_KEEP_POP_END,
@@ -210,7 +208,7 @@ __asm__ (
                       CCE_KEEP_POP_REG_END,
                       "	movq (%rax), %" CCE_IDREG "\n")
 
-  /* __cce_grow_keep_v5: rdi t; the slot in rax.  The frame, from rbp:
+  /* __cce_grow_keep_v6: rdi t; the slot in rax.  The frame, from rbp:
      the return address at 8, the caller's rbp at 0, then rbx, rcx, rdx,
      rsi, rdi (-40), r8, r9, r10 (-64) and the result (-72).  */
   CCE_KEEP_BEGIN (CCE_SYM_GROW_KEEP)

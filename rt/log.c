@@ -1287,7 +1287,7 @@ cce_event_at (unsigned tag, uint64_t site, int has_value, uint64_t value,
 
 /* cce_log (TAG) at the instrumented log site SITE.  */
 CCE_EXPORT void
-__cce_log_at_v5 (unsigned tag, uint64_t site)
+__cce_log_at_v6 (unsigned tag, uint64_t site)
 {
   cce_event_at (tag, site, 0, 0, 0, 0);
 }
@@ -1295,7 +1295,7 @@ __cce_log_at_v5 (unsigned tag, uint64_t site)
 /* cce_log (TAG) at the instrumented log site SITE of code that keeps
    the id in a register: ID.  */
 CCE_EXPORT void
-__cce_log_id_v5 (unsigned tag, uint64_t site, uint64_t id)
+__cce_log_id_v6 (unsigned tag, uint64_t site, uint64_t id)
 {
   cce_event_at (tag, site, 0, 0, 1, id);
 }
@@ -1303,7 +1303,7 @@ __cce_log_id_v5 (unsigned tag, uint64_t site, uint64_t id)
 /* cce_count (TAG, VALUE) at the instrumented log site SITE, with id
    ID.  */
 CCE_EXPORT void
-__cce_count_id_v5 (unsigned tag, uint64_t value, uint64_t site, uint64_t id)
+__cce_count_id_v6 (unsigned tag, uint64_t value, uint64_t site, uint64_t id)
 {
   cce_event_at (tag, site, 1, value, 1, id);
 }
@@ -1317,7 +1317,7 @@ cce_log (unsigned tag)
 
 /* cce_count (TAG, VALUE) at the instrumented log site SITE.  */
 CCE_EXPORT void
-__cce_count_at_v5 (unsigned tag, uint64_t value, uint64_t site)
+__cce_count_at_v6 (unsigned tag, uint64_t value, uint64_t site)
 {
   cce_event_at (tag, site, 1, value, 0, 0);
 }

@@ -56,6 +56,8 @@ struct cce_thread
                                    is at its start */
   size_t reserved;              /* entries REGION has address space for */
   size_t committed;             /* entries of REGION that are read-write */
+  int slow;                     /* every push grows: the thread's code may
+                                   hold a TOP of 0 (cce-abi.h) */
 
   /* The log's lock (log.c): set while the thread holds it, so that a
      crash handler of the thread does not wait for it.  */
@@ -98,6 +100,11 @@ extern pid_t cce_pid CCE_HIDDEN;
 /* Have the calling thread T's memory freed when it exits (runtime.c):
    its log windows and its ccStack.  */
 CCE_HIDDEN void cce_thread_register (struct cce_thread *t);
+
+/* The calling thread's ccStack, where none of its code can yet hold a TOP
+   of 0, with its room published for inline pushes (runtime.c): its
+   bottom, the TOP of an empty ccStack.  */
+CCE_HIDDEN struct cce_log_frame *cce_stack_start (void);
 
 /* Async-signal-safe helpers (runtime.c).  */
 CCE_HIDDEN void cce_str_num (char **p, char *end, unsigned long n);
@@ -181,10 +188,10 @@ cce_program_id (uint64_t reg)
 
 /* The register-keeping entry points (keep.c) are the code from
    CCE_KEEP_FIRST to CCE_KEEP_LAST.  The commit points of their push and
-   pop, for pc.c: a thread stopped in __cce_push_keep_v5 at or after
+   pop, for pc.c: a thread stopped in __cce_push_keep_v6 at or after
    CCE_KEEP_PUSH_DONE and before CCE_KEEP_PUSH_END has made its push (the
    store of the top is behind it), anywhere else in it not yet; the same
-   for __cce_pop_entry_keep_v5 and its pop with CCE_KEEP_POP_DONE and
+   for __cce_pop_entry_keep_v6 and its pop with CCE_KEEP_POP_DONE and
    CCE_KEEP_POP_END.  */
 #define CCE_KEEP_FIRST "__cce_keep_first"
 #define CCE_KEEP_LAST "__cce_keep_last"
@@ -192,7 +199,7 @@ cce_program_id (uint64_t reg)
 #define CCE_KEEP_PUSH_END "__cce_push_keep_end"
 #define CCE_KEEP_POP_DONE "__cce_pop_entry_keep_done"
 #define CCE_KEEP_POP_END "__cce_pop_entry_keep_end"
-/* The same for __cce_push_keep_reg_v5 and __cce_pop_entry_keep_reg_v5.  */
+/* The same for __cce_push_keep_reg_v6 and __cce_pop_entry_keep_reg_v6.  */
 #define CCE_KEEP_PUSH_REG_DONE "__cce_push_keep_reg_done"
 #define CCE_KEEP_PUSH_REG_END "__cce_push_keep_reg_end"
 #define CCE_KEEP_POP_REG_DONE "__cce_pop_entry_keep_reg_done"

@@ -7,7 +7,7 @@
    started each segment.  Both live in one initial-exec TLS block,
    __cce_tls (cce-abi.h): the id, the ccStack's top, its last slot and its
    base.  Instrumented code pushes and pops the ccStack inline and calls
-   __cce_grow_v5 only when the ccStack is full.  This file owns the block
+   __cce_grow_v6 only when the ccStack is full.  This file owns the block
    and the ccStack's memory; log.c writes the event log.
 
    The ccStack's memory.  A thread's first grow reserves a large region of
@@ -62,8 +62,9 @@
 
 /* The calling context of the running thread (cce-abi.h): [CCE_TLS_ID] the
    id, [CCE_TLS_TOP] the first free ccStack entry (0: empty),
-   [CCE_TLS_LAST] the last entry there is room for, [CCE_TLS_BASE] the
-   bottom.  All 0 at thread start, so the first push grows the ccStack.
+   [CCE_TLS_LIMIT] the end of the room for entries, 0 while every push
+   must grow (cce-abi.h), [CCE_TLS_BASE] the bottom.  All 0 at thread
+   start, so the first push grows the ccStack.
    Aligned so that it sits in one cache line.  An executable built with
    cce defines its own (cce-abi.h), and this one then goes unused: every
    reference binds to the executable's.  Weak, so that a static link
@@ -283,13 +284,14 @@ cce_stack_first_size (size_t chunk)
   return n < chunk ? chunk : n;
 }
 
-/* Publish the room of thread T's ccStack: its last usable entry.  */
+/* Publish the room of thread T's ccStack, its end, for the pushes'
+   compare; 0 where every push must grow (T->slow).  */
 static void
 cce_stack_publish (struct cce_thread *t)
 {
   cce_barrier ();
-  CCE_TLS_WORD (CCE_TLS_LAST)
-    = (uint64_t) (uintptr_t) (t->region + t->committed - 1);
+  CCE_TLS_WORD (CCE_TLS_LIMIT)
+    = t->slow ? 0 : (uint64_t) (uintptr_t) (t->region + t->committed);
 }
 
 /* Thread T's first grow: reserve its region, make the first chunk of it
@@ -341,13 +343,25 @@ cce_stack_grow_once (struct cce_thread *t)
 /* Where the entry at TOP (0: an empty ccStack) goes, once there is room
    for it: grow the calling thread's ccStack, with signals blocked, until
    there is.  A signal handler may have grown it since the caller found it
-   full: then there is nothing to do.  Aborts if there is no memory.  */
+   full, and in a thread where every push grows there is room most of the
+   time: then there is nothing to do.  A TOP of 0 means that the thread's
+   code may hold a TOP loaded before its ccStack existed, and restore it
+   (cce-abi.h): from then on every push of the thread comes here.  Aborts
+   if there is no memory.  */
 static struct cce_log_frame * __attribute__ ((noinline, cold))
 cce_stack_grow (struct cce_log_frame *top)
 {
   struct cce_thread *t = &cce_self;
+  if (!top && !t->slow)
+    {
+      t->slow = 1;
+      CCE_TLS_WORD (CCE_TLS_LIMIT) = 0;
+      cce_barrier ();
+    }
   if (!top && t->region)
-    return t->region;           /* a TOP loaded before the first grow */
+    return t->region;
+  if (top && t->region && top < t->region + t->committed)
+    return top;
   sigset_t all, saved;
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &saved);
@@ -355,18 +369,37 @@ cce_stack_grow (struct cce_log_frame *top)
     cce_stack_first (t);
   if (!top)
     top = t->region;
-  while (top > (struct cce_log_frame *) (uintptr_t)
-                 CCE_TLS_WORD (CCE_TLS_LAST))
+  while (top >= t->region + t->committed)
     cce_stack_grow_once (t);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
   return top;
 }
 
+/* The calling thread's ccStack, from where none of its code can hold a
+   TOP of 0 (libcce's load time, the start of a thread libcce made):
+   where its TOP goes, with the room published for inline pushes.  */
+struct cce_log_frame *
+cce_stack_start (void)
+{
+  struct cce_thread *t = &cce_self;
+  if (!t->region)
+    {
+      sigset_t all, saved;
+      sigfillset (&all);
+      pthread_sigmask (SIG_SETMASK, &all, &saved);
+      cce_stack_first (t);
+      pthread_sigmask (SIG_SETMASK, &saved, NULL);
+    }
+  t->slow = 0;
+  cce_stack_publish (t);
+  return t->region;
+}
+
 /* Make room for an entry at TOP and say where it goes (cce-abi.h).
-   Called by the inline push of instrumented code when TOP is 0 or past
-   the last entry there is room for.  */
+   Called by the inline push of instrumented code when TOP is at or past
+   LIMIT.  */
 CCE_EXPORT uint64_t
-__cce_grow_v5 (uint64_t top)
+__cce_grow_v6 (uint64_t top)
 {
   return (uint64_t) (uintptr_t)
     cce_stack_grow ((struct cce_log_frame *) (uintptr_t) top);
@@ -377,7 +410,7 @@ __cce_grow_v5 (uint64_t top)
 static void
 cce_stack_free (struct cce_thread *t)
 {
-  CCE_TLS_WORD (CCE_TLS_LAST) = 0;
+  CCE_TLS_WORD (CCE_TLS_LIMIT) = 0;
   CCE_TLS_WORD (CCE_TLS_TOP) = 0;
   CCE_TLS_WORD (CCE_TLS_BASE) = 0;
   CCE_TLS_WORD (CCE_TLS_ID) = 0;
@@ -394,11 +427,11 @@ cce_stack_free (struct cce_thread *t)
    reserved (TOP raised) before it is written, so a signal handler that
    pushes meanwhile works above it.  */
 CCE_EXPORT void
-__cce_push_v5 (uint64_t id, uint64_t site, uint64_t entry)
+__cce_push_v6 (uint64_t id, uint64_t site, uint64_t entry)
 {
   uint64_t top = CCE_TLS_WORD (CCE_TLS_TOP);
-  if (unlikely (top - 1 >= CCE_TLS_WORD (CCE_TLS_LAST)))
-    top = __cce_grow_v5 (top);
+  if (unlikely (top >= CCE_TLS_WORD (CCE_TLS_LIMIT)))
+    top = __cce_grow_v6 (top);
   struct cce_log_frame *s = (struct cce_log_frame *) (uintptr_t) top;
   CCE_TLS_WORD (CCE_TLS_TOP) = (uint64_t) (uintptr_t) (s + 1);
   cce_barrier ();
@@ -412,19 +445,19 @@ __cce_push_v5 (uint64_t id, uint64_t site, uint64_t entry)
    file CCE_STATS names.  */
 static _Atomic uint64_t cce_push_count;
 
-/* __cce_push_v5, counted: every ccStack push of a program linked with
+/* __cce_push_v6, counted: every ccStack push of a program linked with
    -fplugin-arg-cce-count.  */
 CCE_EXPORT void
-__cce_push_counted_v5 (uint64_t id, uint64_t site, uint64_t entry)
+__cce_push_counted_v6 (uint64_t id, uint64_t site, uint64_t entry)
 {
   atomic_fetch_add_explicit (&cce_push_count, 1, memory_order_relaxed);
-  __cce_push_v5 (id, site, entry);
+  __cce_push_v6 (id, site, entry);
 }
 
 /* Leave a ccStack call: drop the top entry and return to the caller's id
    ID.  */
 CCE_EXPORT void
-__cce_pop_v5 (uint64_t id)
+__cce_pop_v6 (uint64_t id)
 {
   uint64_t top = CCE_TLS_WORD (CCE_TLS_TOP);
   if (likely (top != 0 && top != CCE_TLS_WORD (CCE_TLS_BASE)))
@@ -477,11 +510,12 @@ cce_init (void)
   pthread_atfork (cce_log_fork_prepare, cce_log_fork_parent,
                   cce_fork_child);
   pthread_once (&cce_key_once, cce_key_create);
-  /* The main thread's ccStack, so that its functions never load a TOP of
-     0 and take the grow call at every push (threads that pthread_create
-     starts get theirs from the creator's entries).  */
+  /* The main thread's ccStack, before any of its functions can load a
+     TOP of 0, so that its pushes need not all grow (threads that
+     pthread_create starts get theirs from the creator's entries).  */
+  struct cce_log_frame *base = cce_stack_start ();
   if (!CCE_TLS_WORD (CCE_TLS_TOP))
-    CCE_TLS_WORD (CCE_TLS_TOP) = (uint64_t) (uintptr_t) cce_stack_grow (NULL);
+    CCE_TLS_WORD (CCE_TLS_TOP) = (uint64_t) (uintptr_t) base;
   cce_log_init ();
   cce_pc_init ();
   cce_heap_init ();

@@ -121,7 +121,7 @@ cce_signal_run (int sig, siginfo_t *info, void *context, void *fn,
         pushed = at;
     }
   errno = saved_errno;
-  __cce_push_v5 (pushed, site, 0);
+  __cce_push_v6 (pushed, site, 0);
   if (takes_info)
     ((void (*) (int, siginfo_t *, void *)) fn) (sig, info, context);
   else

@@ -80,8 +80,9 @@ cce_thread_start (void *origin)
   void *(*start) (void *) = o->start;
   void *arg = o->arg;
 
+  __cce_tls[CCE_TLS_TOP] = (uint64_t) (uintptr_t) cce_stack_start ();
   for (size_t i = 0; i < o->n; i++)
-    __cce_push_v5 (o->entry[i].id, o->entry[i].site, 0);
+    __cce_push_v6 (o->entry[i].id, o->entry[i].site, 0);
   cce_origin_free (o);
   cce_thread_start_hooks ();
   return start (arg);

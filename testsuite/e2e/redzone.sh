@@ -35,7 +35,7 @@ for opt in -O1 -O2 -O3; do
     esac
   done
 done
-# Unwinding through the cold call: gdb's backtrace at __cce_grow_v5 (in
+# Unwinding through the cold call: gdb's backtrace at __cce_grow_v6 (in
 # the grow reached from the asm) must go on through f and run to glibc's
 # start_thread, which needs the entry points' CFI (rt/keep.c) to describe
 # their step over the red zone and where the return address is.
@@ -43,9 +43,9 @@ if command -v "$GDB" > /dev/null 2>&1; then
   if cce_cc -O2 -g -flto -fplugin-arg-cce-observe-all -o "$tmp/redzone-g" \
        "$here/redzone.c" -ldl -pthread > "$tmp/build.log" 2>&1; then
     CCE_LOG=$tmp/log "$GDB" -nx -q -batch -ex 'set breakpoint pending on' \
-      -ex 'break __cce_grow_v5' -ex run -ex bt "$tmp/redzone-g" \
+      -ex 'break __cce_grow_v6' -ex run -ex bt "$tmp/redzone-g" \
       < /dev/null > "$tmp/bt" 2>&1
-    if grep -q '__cce_grow_keep_v5' "$tmp/bt" && grep -q ' f (' "$tmp/bt" &&
+    if grep -q '__cce_grow_keep_v6' "$tmp/bt" && grep -q ' f (' "$tmp/bt" &&
        grep -q ' run (' "$tmp/bt" && grep -q 'start_thread' "$tmp/bt"; then
       echo "ok:   gdb unwinds from the grow through f and run to start_thread"
     else

@@ -1,9 +1,11 @@
 /* threads -- four threads with different start routines and a shared
-   worker function, each logging; main logs before and after.  The path of
+   worker function, each logging, and a fifth that C11's thrd_create
+   starts; main logs before and after.  The path of
    a thread's record starts at its start routine.  Threads run one after
    the other in no fixed order, but each one's records are deterministic. */
 #include <pthread.h>
 #include <stdio.h>
+#include <threads.h>
 #include <cce.h>
 
 static volatile int sink;
@@ -82,6 +84,23 @@ start_delta (void *arg)
   return NULL;
 }
 
+/* Called through a pointer: a ccStack push at each call.  */
+static int (*volatile through) (int, int) = worker;
+
+/* A thread that C11's thrd_create starts, with glibc's own pthread_create
+   rather than libcce's: its start routine finds the ccStack empty (TOP 0)
+   and, with a copy of TOP, restores that 0 after each push.  */
+static int
+start_c11 (void *arg)
+{
+  int id = *(int *) arg;
+  sink += through (id, 0);
+  sink += through (id, 1);
+  cce_log (305);
+  sink += through (id, 2);
+  return 0;
+}
+
 int
 main (void)
 {
@@ -100,6 +119,14 @@ main (void)
       }
   for (int i = 0; i < 4; i++)
     pthread_join (t[i], NULL);
+  static int five = 5;
+  thrd_t c11;
+  if (thrd_create (&c11, start_c11, &five) != thrd_success)
+    {
+      fputs ("thrd_create failed\n", stderr);
+      return 1;
+    }
+  thrd_join (c11, NULL);
   sink += common_helper (0);
   cce_log (2);
   return 0;

@@ -7,7 +7,7 @@ import gdb
 n = int(os.environ["TORN_N"])
 gdb.execute("set pagination off")
 gdb.execute("set breakpoint pending on")
-gdb.execute("break __cce_log_at_v5")
+gdb.execute("break __cce_log_at_v6")
 gdb.execute("run", to_string=True)
 gdb.execute("ignore 1 %d" % (n - 1), to_string=True)
 gdb.execute("continue", to_string=True)

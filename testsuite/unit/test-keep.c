@@ -1,12 +1,12 @@
 /* test-keep.c -- unit tests of libcce's register-keeping cold-path entry
-   points (rt/keep.c, cce-abi.h): __cce_push_keep_v5, __cce_pop_keep_v5
-   (and __cce_pop_entry_keep_v5, which takes the id from the entry) and
-   __cce_grow_keep_v5 must do what __cce_push_v5, __cce_pop_v5 and
-   __cce_grow_v5 do, and leave every register but r10, r11 (and rax for
+   points (rt/keep.c, cce-abi.h): __cce_push_keep_v6, __cce_pop_keep_v6
+   (and __cce_pop_entry_keep_v6, which takes the id from the entry) and
+   __cce_grow_keep_v6 must do what __cce_push_v6, __cce_pop_v6 and
+   __cce_grow_v6 do, and leave every register but r10, r11 (and rax for
    the grow's result) as they found it, the vector registers included,
    and the caller's red zone too, also when they grow the ccStack (a new
-   thread's first push) and call into libc.  __cce_push_keep_reg_v5 and
-   __cce_pop_entry_keep_reg_v5 do the same with the id in the register
+   thread's first push) and call into libc.  __cce_push_keep_reg_v6 and
+   __cce_pop_entry_keep_reg_v6 do the same with the id in the register
    (CCE_IDREG) instead of the TLS word.  x86-64 only: elsewhere the
    plugin emits plain calls and this test is skipped.  */
 

@@ -35,6 +35,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <threads.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -68,7 +69,7 @@ static void
 push (void)
 {
   unsigned d = depth++;
-  __cce_push_v5 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
+  __cce_push_v6 (d * UINT64_C (3) + 1, d * UINT64_C (7) + 2, ID_BASE + d + 1);
 }
 
 /* Return from a ccStack call.  */
@@ -76,14 +77,14 @@ static void
 pop (void)
 {
   unsigned d = --depth;
-  __cce_pop_v5 (ID_BASE + d);
+  __cce_pop_v6 (ID_BASE + d);
 }
 
 /* cce_log (TAG) at an instrumented site whose number derives from TAG.  */
 static void
 log_at (unsigned tag)
 {
-  __cce_log_at_v5 (tag, SITE_OF (tag));
+  __cce_log_at_v6 (tag, SITE_OF (tag));
 }
 
 /* ------------------------------------------------------------------ */
@@ -537,10 +538,10 @@ test_ccstack_200000_deep_is_recorded_whole_and_pops_back_to_empty
 struct findings
 {
   int ok;                      /* the scenario got to its end */
-  uint64_t last0, base0;       /* LAST and BASE before the first push */
+  uint64_t limit0, base0;      /* LIMIT and BASE before the first push */
   uint64_t base;               /* BASE after the first push */
   unsigned long moves;         /* times BASE changed while pushing */
-  unsigned long bad_room;      /* pushes whose entry is past LAST */
+  unsigned long bad_room;      /* pushes whose entry ends past LIMIT */
   unsigned long bad_top;       /* pushes after which TOP is not BASE + n */
   unsigned long long vm_before, vm_after;   /* VmSize, KiB */
 };
@@ -571,11 +572,11 @@ entries_in_use (void)
 }
 
 /* Push N frames, noting in FOUND whether the ccStack moves and whether
-   the entries in use stay within the room (up to LAST).  */
+   the entries in use stay within the room (below LIMIT).  */
 static void
 push_watching (unsigned n)
 {
-  found->last0 = __cce_tls[CCE_TLS_LAST];
+  found->limit0 = __cce_tls[CCE_TLS_LIMIT];
   found->base0 = __cce_tls[CCE_TLS_BASE];
   uint64_t base = 0, before = entries_in_use ();
   for (unsigned i = 0; i < n; i++)
@@ -588,8 +589,7 @@ push_watching (unsigned n)
           found->moves++;
           base = __cce_tls[CCE_TLS_BASE];
         }
-      if (__cce_tls[CCE_TLS_TOP] - sizeof (struct cce_log_frame)
-          > __cce_tls[CCE_TLS_LAST])
+      if (__cce_tls[CCE_TLS_TOP] > __cce_tls[CCE_TLS_LIMIT])
         found->bad_room++;
       if (entries_in_use () != before + i + 1)
         found->bad_top++;
@@ -647,7 +647,7 @@ test_ccstack_entries_never_move_while_it_grows_to_200000 (void **state)
   /* The main thread's ccStack is there from load time (so that
      instrumented code never loads a TOP of 0), and stays where it is.  */
   assert_true (found->base0 != 0);
-  assert_true (found->last0 >= found->base0);
+  assert_true (found->limit0 > found->base0);
   assert_int_equal (found->base, found->base0);
   assert_int_equal (found->moves, 0);
   check_deep_and_back (pid, DEEP);
@@ -842,6 +842,58 @@ test_thread_exit_gives_the_ccstack_address_space_back (void **state)
     fail_msg ("VmSize grew from %llu kB to %llu kB",
               found->vm_before, found->vm_after);
   assert_false (exists (child_log (pid)));
+}
+
+/* A thread that libcce's pthread_create did not start (C11's
+   thrd_create calls glibc's own): its code may restore a TOP of 0 after
+   its ccStack exists, as a function does that loaded TOP before the first
+   push.  Its pushes all grow (LIMIT stays 0), and each lands where its
+   TOP says, BASE for 0.  */
+static int
+thread_restores_empty_top (void *arg)
+{
+  (void) arg;
+  if (__cce_tls[CCE_TLS_TOP] != 0 || __cce_tls[CCE_TLS_LIMIT] != 0)
+    return 1;
+  for (int round = 0; round < 3; round++)
+    {
+      for (int i = 0; i < 1000; i++)
+        push ();
+      if (__cce_tls[CCE_TLS_LIMIT] != 0 || entries_in_use () != 1000)
+        return 2;
+      const struct cce_log_frame *b
+        = (const struct cce_log_frame *) (uintptr_t) __cce_tls[CCE_TLS_BASE];
+      if (b[999].id != 999 * UINT64_C (3) + 1)
+        return 3;
+      for (int i = 0; i < 1000; i++)
+        pop ();
+      __cce_tls[CCE_TLS_TOP] = 0;     /* a restore of a TOP loaded at 0 */
+    }
+  return 0;
+}
+
+static void
+scenario_thread_not_started_by_libcce (void)
+{
+  /* The main thread has its ccStack and room from load time.  */
+  if (__cce_tls[CCE_TLS_LIMIT] <= __cce_tls[CCE_TLS_BASE]
+      || __cce_tls[CCE_TLS_BASE] == 0)
+    _exit (97);
+  thrd_t th;
+  int r;
+  if (thrd_create (&th, thread_restores_empty_top, NULL) != thrd_success)
+    _exit (98);
+  if (thrd_join (th, &r) != thrd_success || r != 0)
+    _exit (90 + r);
+  found->ok = 1;
+}
+
+static void
+test_thread_libcce_did_not_start_grows_at_every_push (void **state)
+{
+  (void) state;
+  run_child (scenario_thread_not_started_by_libcce, log_env);
+  assert_true (found->ok);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1172,6 +1224,9 @@ main (void)
        setup_findings, teardown_dir),
     cmocka_unit_test_setup_teardown
       (test_thread_exit_gives_the_ccstack_address_space_back,
+       setup_findings, teardown_dir),
+    cmocka_unit_test_setup_teardown
+      (test_thread_libcce_did_not_start_grows_at_every_push,
        setup_findings, teardown_dir),
     cmocka_unit_test_setup_teardown
       (test_threads_get_distinct_numbers_and_keep_their_order,
