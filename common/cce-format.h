@@ -81,8 +81,10 @@
    dictionary) can be told apart in one ccStack.  KEY is never 0 and never
    0xffffffff: the words of CCE_SITE_NONE and the other special sites of
    cce-abi.h have the key half 0xffffffff, and a word with key half 0
-   names site INDEX of the main program's dictionary (hand-written logs
-   and tests).
+   names site INDEX of the main program's dictionary, the first in the
+   executable's cce_dict section: the code of an executable's first
+   LTRANS partition writes its site words so (one instruction with a
+   32-bit immediate stores one), as do hand-written logs and tests.
 
    Decoding a segment that ends in node N with id I: if N has a root value
    and I == ROOT, the segment starts at N.  If N has an 'r' line and

@@ -381,6 +381,7 @@ cce_execute (void)
   if (cce_graph_write_dict (c.g, &text, &len) < 0)
     fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
   c.key = cce_module_key (c.g->stamp);
+  c.word_key = c.primary && !c.shared ? 0 : c.key;
 
   /* Under async, calls out of the program stay calls.  */
   if (cce_opts.async)

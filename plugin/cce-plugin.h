@@ -79,6 +79,12 @@ struct collector
 {
   struct cce_graph *g;
   uint32_t key;                              /* module key (cce-format.h) */
+  uint32_t word_key;                         /* the key half of the site
+                                                words in the code: KEY, or
+                                                0 (the main dictionary) in
+                                                an executable's first
+                                                partition, so that a word
+                                                is a 32-bit immediate */
   bool shared;                               /* linking a shared object */
   bool primary;                              /* the first LTRANS partition
                                                 (cce_primary_partition_p) */

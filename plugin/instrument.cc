@@ -2110,7 +2110,7 @@ emit_trace_entries (function_code &fc, gimple_seq *entry_seq)
       {
         tree src = source_decl (fc.node->decl);
         unsigned tag = CCE_TAG_TRACE + trace_index (source_name (src));
-        uint64_t word = CCE_SITE_WORD (fc.c.key, fc.c.sites[i].site);
+        uint64_t word = CCE_SITE_WORD (fc.c.word_key, fc.c.sites[i].site);
         gcall *log = log_call (build_int_cst (unsigned_type_node, tag),
                                NULL_TREE, word, entry_seq,
                                DECL_SOURCE_LOCATION (src));
@@ -2136,7 +2136,7 @@ emit_sites (function_code &fc)
             {
               gimple *p = gimple_build_call (cce_rt[CCE_RT_PUSH], 3, fc.id,
                                              u64_cst (CCE_SITE_WORD
-                                                      (fc.c.key, si.site)),
+                                                      (fc.c.word_key, si.site)),
                                              u64_cst (cce_site_entry
                                                       (fc.c.g, si.site)));
               gimple_set_location (p, gimple_location (si.stmt));
@@ -2169,7 +2169,7 @@ emit_sites (function_code &fc)
             }
         }
       site_code sc = { fc.c.g, &si, call, si.site,
-                       CCE_SITE_WORD (fc.c.key, si.site), id, top,
+                       CCE_SITE_WORD (fc.c.word_key, si.site), id, top,
                        fc.keep_id[i - fc.first] != 0,
                        fc.keep_top[i - fc.first] != 0,
                        pin_stores_p (call) || cce_opts.async,
