@@ -118,6 +118,17 @@ linking_shared_object (void)
   return true;
 }
 
+/* Is the output known to be an executable: told, or marked by WPA (a
+   relocatable output may end up in a shared object)?  */
+static bool
+linking_executable (void)
+{
+  if (flag_lto_linker_output != LTO_LINKER_OUTPUT_UNKNOWN)
+    return flag_lto_linker_output == LTO_LINKER_OUTPUT_EXEC
+           || flag_lto_linker_output == LTO_LINKER_OUTPUT_PIE;
+  return program_marked_p (executable_attr);
+}
+
 /* The number of the LTRANS partition this lto1 compiles: N of its dump
    base, OUTPUT.ltransN.ltrans (or DIR/ltransN.ltrans with -dumpdir);
    0 in the single lto1 of -flto-partition=none.  */
@@ -381,7 +392,7 @@ cce_execute (void)
   if (cce_graph_write_dict (c.g, &text, &len) < 0)
     fatal_error (UNKNOWN_LOCATION, "cce: out of memory");
   c.key = cce_module_key (c.g->stamp);
-  c.word_key = c.primary && !c.shared ? 0 : c.key;
+  c.word_key = c.primary && linking_executable () ? 0 : c.key;
 
   /* Under async, calls out of the program stay calls.  */
   if (cce_opts.async)
