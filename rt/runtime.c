@@ -5,7 +5,7 @@
    pieces: the id, the number of the context relative to the start of the
    current segment, and the ccStack, the (id, site) pairs of the calls that
    started each segment.  Both live in one initial-exec TLS block,
-   __cce_tls (cce-abi.h): the id, the ccStack's top, its last slot and its
+   __cce_tls (cce-abi.h): the id, the ccStack's top, its limit and its
    base.  Instrumented code pushes and pops the ccStack inline and calls
    __cce_grow_v6 only when the ccStack is full.  This file owns the block
    and the ccStack's memory; log.c writes the event log.
