@@ -767,10 +767,11 @@ better_cut (double r, double c, int enough, double best_r, double best_c,
    (width (A) - 1) * paths (B, N) off N's contexts (width (A) where B has
    a root already).  Of the edges that alone take off enough, cut the one
    that runs least often (estimate_calls: a site's frequency times its
-   caller's count); if none does, the one that takes off most per run.  Repeat until no node overflows, at most PLAN_CUTS_MAX
-   times.  Guessed targets stay (a cut one is not used, and its indirect
-   call pushes).  What the plan leaves, number_nodes cuts at the node
-   that overflows.  PLANNED gets a 1 for each site to cut.  Returns the
+   caller's count); if none does, the one that takes off most per run.
+   Repeat until no node overflows, at most PLAN_CUTS_MAX times.
+   Guessed targets stay (a cut one is not used, and its indirect call
+   pushes).  What the plan leaves, number_nodes cuts at the node that
+   overflows.  PLANNED gets a 1 for each site to cut.  Returns the
    number of cuts planned, -1 when out of memory.  */
 static long
 plan_overflow_cuts (const struct cce_graph *g, const struct adj *a,

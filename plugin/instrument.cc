@@ -2134,9 +2134,9 @@ emit_sites (function_code &fc)
              resx_callee): the push of a noreturn call before it.  */
           if (site_has_code (&fc.c.g->sites[si.site], si.stmt))
             {
+              uint64_t word = CCE_SITE_WORD (fc.c.word_key, si.site);
               gimple *p = gimple_build_call (cce_rt[CCE_RT_PUSH], 3, fc.id,
-                                             u64_cst (CCE_SITE_WORD
-                                                      (fc.c.word_key, si.site)),
+                                             u64_cst (word),
                                              u64_cst (cce_site_entry
                                                       (fc.c.g, si.site)));
               gimple_set_location (p, gimple_location (si.stmt));

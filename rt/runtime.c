@@ -344,24 +344,13 @@ cce_stack_grow_once (struct cce_thread *t)
    for it: grow the calling thread's ccStack, with signals blocked, until
    there is.  A signal handler may have grown it since the caller found it
    full, and in a thread where every push grows there is room most of the
-   time: then there is nothing to do.  A TOP of 0 means that the thread's
-   code may hold a TOP loaded before its ccStack existed, and restore it
-   (cce-abi.h): from then on every push of the thread comes here.  Aborts
-   if there is no memory.  */
+   time: then there is nothing to do.  Aborts if there is no memory.  */
 static struct cce_log_frame * __attribute__ ((noinline, cold))
 cce_stack_grow (struct cce_log_frame *top)
 {
   struct cce_thread *t = &cce_self;
-  if (!top && !t->slow)
-    {
-      t->slow = 1;
-      CCE_TLS_WORD (CCE_TLS_LIMIT) = 0;
-      cce_barrier ();
-    }
-  if (!top && t->region)
-    return t->region;
-  if (top && t->region && top < t->region + t->committed)
-    return top;
+  if (t->region && (!top || top < t->region + t->committed))
+    return top ? top : t->region;
   sigset_t all, saved;
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &saved);
@@ -382,25 +371,26 @@ struct cce_log_frame *
 cce_stack_start (void)
 {
   struct cce_thread *t = &cce_self;
-  if (!t->region)
-    {
-      sigset_t all, saved;
-      sigfillset (&all);
-      pthread_sigmask (SIG_SETMASK, &all, &saved);
-      cce_stack_first (t);
-      pthread_sigmask (SIG_SETMASK, &saved, NULL);
-    }
   t->slow = 0;
+  struct cce_log_frame *base = cce_stack_grow (NULL);
   cce_stack_publish (t);
-  return t->region;
+  return base;
 }
 
 /* Make room for an entry at TOP and say where it goes (cce-abi.h).
    Called by the inline push of instrumented code when TOP is at or past
-   LIMIT.  */
+   LIMIT.  A TOP of 0 means that the thread's code may hold a TOP loaded
+   before its ccStack existed, and restore it (cce-abi.h): from then on
+   every push of the thread comes here.  */
 CCE_EXPORT uint64_t
 __cce_grow_v6 (uint64_t top)
 {
+  struct cce_thread *t = &cce_self;
+  if (!top && !t->slow)
+    {
+      t->slow = 1;
+      cce_stack_publish (t);
+    }
   return (uint64_t) (uintptr_t)
     cce_stack_grow ((struct cce_log_frame *) (uintptr_t) top);
 }
