@@ -183,6 +183,19 @@ bool self_tail_jump_p (gcall *call);
   "movabsq %3, %1\n\taddq %1, %0\t" CCE_ASM_IDREG_MARK
 #define CCE_ASM_ID_SUB_WIDE \
   "movabsq %3, %1\n\tsubq %1, %0\t" CCE_ASM_IDREG_MARK
+/* ... and where the subtraction after one call and the addition
+   before the next are one change by the difference of their values
+   (instrument.cc, merge_adjusts): the PC map takes it for the next
+   call's store, after the first call only.  Where the two values are
+   the same it is the mark alone, no instruction, but a store as GCC and
+   the PC map see it.  */
+#define CCE_ASM_ID_CHAIN_MARK "# cce: the id for the next call"
+#define CCE_ASM_ID_CHAIN_ADD "addq %2, %0\t" CCE_ASM_ID_CHAIN_MARK
+#define CCE_ASM_ID_CHAIN_SUB "subq %2, %0\t" CCE_ASM_ID_CHAIN_MARK
+#define CCE_ASM_ID_CHAIN_ADD_WIDE \
+  "movabsq %3, %1\n\taddq %1, %0\t" CCE_ASM_ID_CHAIN_MARK
+#define CCE_ASM_ID_CHAIN_SUB_WIDE \
+  "movabsq %3, %1\n\tsubq %1, %0\t" CCE_ASM_ID_CHAIN_MARK
 /* ... and, after a folded site, the id word's (WORD - %4) >> %5, times
    %6 (the inverse of the odd part of the fold's factor): the caller's
    id (subtract_restores).  The asm is a head (%4 an immediate, or

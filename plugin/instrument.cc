@@ -600,9 +600,11 @@ asm_operand (vec<tree, va_gc> **v, const char *constraint, tree x)
 /* The id word plus V (ADD) or minus V, in place (CCE_ASM_ID_ADD,
    CCE_ASM_ID_SUB, one instruction; a value that is no 32-bit immediate
    goes through a scratch register, which the asm sets, so that GCC does
-   not keep the constant in a saved register across the call).  */
+   not keep the constant in a saved register across the call); the
+   CCE_ASM_ID_CHAIN_* forms where CHAIN (merge_adjusts), the mark alone
+   for 0.  */
 static gimple *
-id_adjust (bool add, uint64_t v)
+id_adjust (bool add, uint64_t v, bool chain = false)
 {
   bool wide = v >= (uint64_t) 1 << 31;
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
@@ -616,8 +618,12 @@ id_adjust (bool add, uint64_t v)
   asm_operand (&inputs, "m", tls_ref (CCE_TLS_ID, true));
   asm_operand (&inputs, wide ? "i" : "e", u64_cst (v));
   vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (2, "cc")));
-  const char *templ = add ? (wide ? CCE_ASM_ID_ADD_WIDE : CCE_ASM_ID_ADD)
-                          : (wide ? CCE_ASM_ID_SUB_WIDE : CCE_ASM_ID_SUB);
+  const char *templ
+    = chain && v == 0 ? CCE_ASM_ID_CHAIN_MARK
+    : chain ? (add ? (wide ? CCE_ASM_ID_CHAIN_ADD_WIDE : CCE_ASM_ID_CHAIN_ADD)
+                   : (wide ? CCE_ASM_ID_CHAIN_SUB_WIDE : CCE_ASM_ID_CHAIN_SUB))
+    : add ? (wide ? CCE_ASM_ID_ADD_WIDE : CCE_ASM_ID_ADD)
+          : (wide ? CCE_ASM_ID_SUB_WIDE : CCE_ASM_ID_SUB);
   gasm *a = gimple_build_asm_vec (templ, inputs, outputs, clobbers, NULL);
   gimple_asm_set_volatile (a, true);
   if (scratch)
@@ -2360,6 +2366,105 @@ subtract_restores (function_code &fc)
     }
 }
 
+/* Is STMT an in-place change of the id word (id_adjust)?  Its value in
+   *V, negated for a subtraction (modulo 2^64).  */
+static bool
+adjust_of (gimple *stmt, uint64_t *v)
+{
+  gasm *a = dyn_cast<gasm *> (stmt);
+  if (!a || gimple_asm_ninputs (a) != 2)
+    return false;
+  const char *t = gimple_asm_string (a);
+  bool add = !strcmp (t, CCE_ASM_ID_ADD) || !strcmp (t, CCE_ASM_ID_ADD_WIDE);
+  if (!add && strcmp (t, CCE_ASM_ID_SUB) && strcmp (t, CCE_ASM_ID_SUB_WIDE))
+    return false;
+  tree c = TREE_VALUE (gimple_asm_input_op (a, 1));
+  if (TREE_CODE (c) != INTEGER_CST)
+    return false;
+  *v = add ? tree_to_uhwi (c) : -tree_to_uhwi (c);
+  return true;
+}
+
+static tree
+tls_named (tree *tp, int *walk_subtrees, void *)
+{
+  if (*tp == cce_rt[CCE_RT_TLS])
+    return *tp;
+  if (TYPE_P (*tp))
+    *walk_subtrees = 0;
+  return NULL_TREE;
+}
+
+/* Under async, without idreg: where one in-place site's call (in_place_p)
+   is followed in its block by another's, with nothing in between that
+   reads or writes the TLS block (no other call, no asm), the first's
+   subtraction and the second's addition become one change of the id
+   word by the difference of their values (CCE_ASM_ID_CHAIN_*: jq's
+   interpreter loop pops twice, then frees).  Between the two the id is
+   the first callee's, which returns with the id it found; after the
+   change it is the second's, whose edge (its value's range) tells the
+   site.  The PC map follows the change's mark.  In cfun.  */
+static void
+merge_adjusts (function_code &fc)
+{
+  const struct cce_graph *g = fc.c.g;
+  hash_map<gimple *, unsigned> site_of;
+  map_sites (fc.c, fc.first, fc.last, site_of);
+  /* The value of the in-place site of CALL, or 0.  */
+  auto in_place_av = [&] (gimple *call) -> uint64_t {
+    unsigned *k = site_of.get (call);
+    return k && in_place_p (fc, fc.first + *k)
+           ? g->sites[fc.c.sites[fc.first + *k].site].av : 0;
+  };
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      /* The calls, asms and statements that name the TLS block, in
+         order.  */
+      auto_vec<gimple *> ev;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        {
+          gimple *stmt = gsi_stmt (gsi);
+          if (is_gimple_debug (stmt))
+            continue;
+          bool named = is_gimple_call (stmt)
+                       || gimple_code (stmt) == GIMPLE_ASM;
+          for (unsigned i = 0; i < gimple_num_ops (stmt) && !named; i++)
+            named = gimple_op (stmt, i)
+                    && walk_tree (gimple_op_ptr (stmt, i), tls_named, NULL,
+                                  NULL);
+          if (named)
+            ev.safe_push (stmt);
+        }
+      for (unsigned i = 0; i + 3 < ev.length (); i++)
+        {
+          uint64_t a = is_gimple_call (ev[i]) ? in_place_av (ev[i]) : 0;
+          uint64_t sub, add;
+          if (!a || !adjust_of (ev[i + 1], &sub) || sub != -a
+              || !adjust_of (ev[i + 2], &add) || !is_gimple_call (ev[i + 3]))
+            continue;
+          uint64_t b = in_place_av (ev[i + 3]);
+          if (!b || add != b)
+            continue;
+          uint64_t d = b - a;
+          bool up = d < (uint64_t) 1 << 63;
+          gimple *m = id_adjust (up, up ? d : -d, true);
+          gimple_set_location (m, gimple_location (ev[i + 2]));
+          gimple_stmt_iterator gsi = gsi_for_stmt (ev[i + 2]);
+          gsi_insert_before (&gsi, m, GSI_SAME_STMT);
+          for (gimple *old : { ev[i + 1], ev[i + 2] })
+            {
+              gsi = gsi_for_stmt (old);
+              unlink_stmt_vdef (old);
+              gsi_remove (&gsi, true);
+              release_defs (old);
+            }
+          i += 2;
+        }
+    }
+}
+
 /* (6) Restore the id and the top at each landing pad of FC.  */
 static void
 restore_at_pads (function_code &fc)
@@ -2897,6 +3002,8 @@ instrument_function (collector &c, size_t first, size_t last)
   emit_loop_chains (fc);
   gsi_commit_edge_inserts ();
   subtract_restores (fc);
+  if (cce_opts.async && !cce_opts.idreg)
+    merge_adjusts (fc);
   update_function ();
   pop_cfun ();
 }

@@ -359,6 +359,15 @@ chained_store_p (rtx_insn *insn)
          && !pcm.unstored.count ((uint64_t) self_index << 32 | callee);
 }
 
+/* Is INSN the change of the id word from one call's value to the next
+   call's (instrument.cc, merge_adjusts)?  */
+static bool
+chain_asm_p (rtx_insn *insn)
+{
+  const char *t = asm_template (insn);
+  return t && strstr (t, CCE_ASM_ID_CHAIN_MARK);
+}
+
 static pc_state
 step (pc_state s, rtx_insn *insn)
 {
@@ -471,6 +480,10 @@ step (pc_state s, rtx_insn *insn)
     case E_TLS_ID:
       return s.kind == K_PUSHING ? st (K_PUSHED) : s;
     case E_ID:
+      /* The id was the first call's, and is the next call's.  */
+      if (chain_asm_p (insn))
+        return s.kind == K_POST ? pc_state { K_PRE, callee_of_store (insn) }
+                                : S_UNKNOWN;
       switch (s.kind)
         {
         case K_ENTRY:

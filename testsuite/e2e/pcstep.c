@@ -6,8 +6,9 @@
    more often from elsewhere (under async the restore after the first
    is left out: the second's store follows at once), also in a loop
    (the restore after the second too: the first's store follows at the
-   top of the next iteration), and calls in branches that read the id
-   where they are.  */
+   top of the next iteration), calls in a row with different addition
+   values (under async one change of the id between them), and calls in
+   branches that read the id where they are.  */
 #include <cce.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -94,6 +95,19 @@ in_a_row (int x)
   sink = a;
   int b = step_b (a);
   return a + b;
+}
+
+/* Calls in a row whose addition values differ, up and down: under
+   async the subtraction after one and the addition before the next are
+   one change of the id word (none in in_a_row, whose two values are the
+   same).  */
+__attribute__ ((noinline)) int
+chained (int x)
+{
+  int a = step_a (x);
+  int b = leaf (a);
+  sink = b;
+  return step_a (b) + leaf (a + b);
 }
 
 /* The hottest calls of step_a and step_b: those with no code.  */
@@ -276,6 +290,7 @@ main (void)
   int v[5] = { 3, 1, 4, 2, 0 };
   int r = first (1) + second (2) + rec (3) + pointer (4) + via_pointer (5);
   r += in_a_row (6) + in_a_loop (2) + cd_nested (2) + cd_loop (3);
+  r += chained (8);
   r += by_kind (0) + by_kind (1) + by_kind (2) + c_loop (3);
   r += unfold_two (3) + unfold_three (3) + unfold_three (4);
   r += unfold_six (8) + unfold_six (11) + unfold_six (12) + unfold_six (13);

@@ -215,6 +215,16 @@ echo "$variants" | {
         if ! objdump -d "$exe" | grep -Eq 'addq +\$0x[0-9a-f]+,%fs:'; then
           echo "FAIL: $name: no addition value added to the id word in place"
           exit 1
+        fi
+        # ... and between two of chained's calls one change of it.
+        if ! objdump -d "$exe" | awk '
+             /^[0-9a-f]+ <chained/ { f = 1; next }
+             /^$/ { f = 0 }
+             f && /call/ { n = 0 }
+             f && /(add|sub)q +\$0x[0-9a-f]+,%fs:/ { seen++; if (++n > 1) bad = 1 }
+             END { exit !(seen >= 3 && !bad) }'; then
+          echo "FAIL: $name: chained's calls do not change the id word once each"
+          exit 1
         fi ;;
     esac
     check "$name" "$exe" $strict || exit 1
