@@ -2366,6 +2366,16 @@ subtract_restores (function_code &fc)
     }
 }
 
+/* Remove STMT from its block, with its definitions.  */
+static void
+drop_stmt (gimple *stmt)
+{
+  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  unlink_stmt_vdef (stmt);
+  gsi_remove (&gsi, true);
+  release_defs (stmt);
+}
+
 /* Is STMT an in-place change of the id word (id_adjust)?  Its value in
    *V, negated for a subtraction (modulo 2^64).  */
 static bool
@@ -2403,30 +2413,39 @@ tls_named (tree *tp, int *walk_subtrees, void *)
    interpreter loop pops twice, then frees).  Between the two the id is
    the first callee's, which returns with the id it found; after the
    change it is the second's, whose edge (its value's range) tells the
-   site.  The PC map follows the change's mark.  In cfun.  */
+   site.  The PC map follows the change's mark.  (Moving the
+   subtraction down the branches, to chain with a call in one of them,
+   measured no better: the calls that follow one another across a branch
+   mostly do so through a join.)  In cfun.  */
 static void
 merge_adjusts (function_code &fc)
 {
   const struct cce_graph *g = fc.c.g;
   hash_map<gimple *, unsigned> site_of;
   map_sites (fc.c, fc.first, fc.last, site_of);
-  /* The value of the in-place site of CALL, or 0.  */
-  auto in_place_av = [&] (gimple *call) -> uint64_t {
-    unsigned *k = site_of.get (call);
+  /* The value of the in-place site of STMT, a call, or 0.  */
+  auto in_place_av = [&] (gimple *stmt) -> uint64_t {
+    unsigned *k = is_gimple_call (stmt) ? site_of.get (stmt) : NULL;
     return k && in_place_p (fc, fc.first + *k)
            ? g->sites[fc.c.sites[fc.first + *k].site].av : 0;
   };
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     {
-      /* The calls, asms and statements that name the TLS block, in
-         order.  */
+      /* The block's calls, asms and statements that name the TLS block,
+         in order; not the calls that are none (__builtin_expect,
+         internal functions).  */
       auto_vec<gimple *> ev;
       for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
            gsi_next (&gsi))
         {
           gimple *stmt = gsi_stmt (gsi);
-          if (is_gimple_debug (stmt))
+          if (is_gimple_debug (stmt)
+              || (is_gimple_call (stmt)
+                  && (gimple_call_internal_p (stmt)
+                      || gimple_call_builtin_p (stmt, BUILT_IN_EXPECT)
+                      || gimple_call_builtin_p
+                           (stmt, BUILT_IN_EXPECT_WITH_PROBABILITY))))
             continue;
           bool named = is_gimple_call (stmt)
                        || gimple_code (stmt) == GIMPLE_ASM;
@@ -2439,27 +2458,19 @@ merge_adjusts (function_code &fc)
         }
       for (unsigned i = 0; i + 3 < ev.length (); i++)
         {
-          uint64_t a = is_gimple_call (ev[i]) ? in_place_av (ev[i]) : 0;
-          uint64_t sub, add;
+          uint64_t a = in_place_av (ev[i]), sub, add;
           if (!a || !adjust_of (ev[i + 1], &sub) || sub != -a
-              || !adjust_of (ev[i + 2], &add) || !is_gimple_call (ev[i + 3]))
+              || !adjust_of (ev[i + 2], &add)
+              || add != in_place_av (ev[i + 3]) || add == 0)
             continue;
-          uint64_t b = in_place_av (ev[i + 3]);
-          if (!b || add != b)
-            continue;
-          uint64_t d = b - a;
+          uint64_t d = add - a;
           bool up = d < (uint64_t) 1 << 63;
           gimple *m = id_adjust (up, up ? d : -d, true);
           gimple_set_location (m, gimple_location (ev[i + 2]));
           gimple_stmt_iterator gsi = gsi_for_stmt (ev[i + 2]);
           gsi_insert_before (&gsi, m, GSI_SAME_STMT);
-          for (gimple *old : { ev[i + 1], ev[i + 2] })
-            {
-              gsi = gsi_for_stmt (old);
-              unlink_stmt_vdef (old);
-              gsi_remove (&gsi, true);
-              release_defs (old);
-            }
+          drop_stmt (ev[i + 1]);
+          drop_stmt (ev[i + 2]);
           i += 2;
         }
     }
