@@ -175,27 +175,18 @@ bool self_tail_jump_p (gcall *call);
 /* An addition value added to the id word itself before a call, and
    taken off it after, or a restore that takes it off (instrument.cc,
    id_adjust: in-place sites, subtract_restores), which the PC map takes
-   for the store of the id it is.  */
-#define CCE_ASM_ID_ADD "addq %2, %0\t" CCE_ASM_IDREG_MARK
-#define CCE_ASM_ID_SUB "subq %2, %0\t" CCE_ASM_IDREG_MARK
-/* ... for a value of 2^31 or more, through a scratch register.  */
-#define CCE_ASM_ID_ADD_WIDE \
-  "movabsq %3, %1\n\taddq %1, %0\t" CCE_ASM_IDREG_MARK
-#define CCE_ASM_ID_SUB_WIDE \
-  "movabsq %3, %1\n\tsubq %1, %0\t" CCE_ASM_IDREG_MARK
+   for the store of the id it is: OP (addq or subq) with an immediate,
+   or for a value of 2^31 or more through a scratch register; MARK says
+   which store it is.  */
+#define CCE_ASM_ADJUST(op, mark) op " %2, %0\t" mark
+#define CCE_ASM_ADJUST_WIDE(op, mark) "movabsq %3, %1\n\t" op " %1, %0\t" mark
 /* ... and where the subtraction after one call and the addition
    before the next are one change by the difference of their values
-   (instrument.cc, merge_adjusts): the PC map takes it for the next
-   call's store, after the first call only.  Where the two values are
-   the same it is the mark alone, no instruction, but a store as GCC and
-   the PC map see it.  */
+   (instrument.cc, merge_adjusts), this mark: the PC map takes it for
+   the next call's store, after the first call only.  Where the two
+   values are the same the mark alone is the asm, no instruction, but a
+   store as GCC and the PC map see it.  */
 #define CCE_ASM_ID_CHAIN_MARK "# cce: the id for the next call"
-#define CCE_ASM_ID_CHAIN_ADD "addq %2, %0\t" CCE_ASM_ID_CHAIN_MARK
-#define CCE_ASM_ID_CHAIN_SUB "subq %2, %0\t" CCE_ASM_ID_CHAIN_MARK
-#define CCE_ASM_ID_CHAIN_ADD_WIDE \
-  "movabsq %3, %1\n\taddq %1, %0\t" CCE_ASM_ID_CHAIN_MARK
-#define CCE_ASM_ID_CHAIN_SUB_WIDE \
-  "movabsq %3, %1\n\tsubq %1, %0\t" CCE_ASM_ID_CHAIN_MARK
 /* ... and, after a folded site, the id word's (WORD - %4) >> %5, times
    %6 (the inverse of the odd part of the fold's factor): the caller's
    id (subtract_restores).  The asm is a head (%4 an immediate, or

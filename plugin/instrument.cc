@@ -597,12 +597,22 @@ asm_operand (vec<tree, va_gc> **v, const char *constraint, tree x)
                                                      constraint)), x));
 }
 
-/* The id word plus V (ADD) or minus V, in place (CCE_ASM_ID_ADD,
-   CCE_ASM_ID_SUB, one instruction; a value that is no 32-bit immediate
-   goes through a scratch register, which the asm sets, so that GCC does
-   not keep the constant in a saved register across the call); the
-   CCE_ASM_ID_CHAIN_* forms where CHAIN (merge_adjusts), the mark alone
-   for 0.  */
+/* The templates of id_adjust, by [CHAIN][ADD][WIDE].  */
+static const char *const adjust_templates[2][2][2] = {
+  { { CCE_ASM_ADJUST ("subq", CCE_ASM_IDREG_MARK),
+      CCE_ASM_ADJUST_WIDE ("subq", CCE_ASM_IDREG_MARK) },
+    { CCE_ASM_ADJUST ("addq", CCE_ASM_IDREG_MARK),
+      CCE_ASM_ADJUST_WIDE ("addq", CCE_ASM_IDREG_MARK) } },
+  { { CCE_ASM_ADJUST ("subq", CCE_ASM_ID_CHAIN_MARK),
+      CCE_ASM_ADJUST_WIDE ("subq", CCE_ASM_ID_CHAIN_MARK) },
+    { CCE_ASM_ADJUST ("addq", CCE_ASM_ID_CHAIN_MARK),
+      CCE_ASM_ADJUST_WIDE ("addq", CCE_ASM_ID_CHAIN_MARK) } } };
+
+/* The id word plus V (ADD) or minus V, in place (CCE_ASM_ADJUST, one
+   instruction; a value that is no 32-bit immediate goes through a
+   scratch register, which the asm sets, so that GCC does not keep the
+   constant in a saved register across the call); with the chain mark
+   where CHAIN (merge_adjusts), the mark alone for 0.  */
 static gimple *
 id_adjust (bool add, uint64_t v, bool chain = false)
 {
@@ -618,12 +628,8 @@ id_adjust (bool add, uint64_t v, bool chain = false)
   asm_operand (&inputs, "m", tls_ref (CCE_TLS_ID, true));
   asm_operand (&inputs, wide ? "i" : "e", u64_cst (v));
   vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (2, "cc")));
-  const char *templ
-    = chain && v == 0 ? CCE_ASM_ID_CHAIN_MARK
-    : chain ? (add ? (wide ? CCE_ASM_ID_CHAIN_ADD_WIDE : CCE_ASM_ID_CHAIN_ADD)
-                   : (wide ? CCE_ASM_ID_CHAIN_SUB_WIDE : CCE_ASM_ID_CHAIN_SUB))
-    : add ? (wide ? CCE_ASM_ID_ADD_WIDE : CCE_ASM_ID_ADD)
-          : (wide ? CCE_ASM_ID_SUB_WIDE : CCE_ASM_ID_SUB);
+  const char *templ = chain && v == 0 ? CCE_ASM_ID_CHAIN_MARK
+                      : adjust_templates[chain][add][wide];
   gasm *a = gimple_build_asm_vec (templ, inputs, outputs, clobbers, NULL);
   gimple_asm_set_volatile (a, true);
   if (scratch)
@@ -2385,16 +2391,19 @@ adjust_of (gimple *stmt, uint64_t *v)
   if (!a || gimple_asm_ninputs (a) != 2)
     return false;
   const char *t = gimple_asm_string (a);
-  bool add = !strcmp (t, CCE_ASM_ID_ADD) || !strcmp (t, CCE_ASM_ID_ADD_WIDE);
-  if (!add && strcmp (t, CCE_ASM_ID_SUB) && strcmp (t, CCE_ASM_ID_SUB_WIDE))
-    return false;
   tree c = TREE_VALUE (gimple_asm_input_op (a, 1));
-  if (TREE_CODE (c) != INTEGER_CST)
-    return false;
-  *v = add ? tree_to_uhwi (c) : -tree_to_uhwi (c);
-  return true;
+  for (int add = 0; add < 2; add++)
+    for (int wide = 0; wide < 2; wide++)
+      if (!strcmp (t, adjust_templates[0][add][wide])
+          && TREE_CODE (c) == INTEGER_CST)
+        {
+          *v = add ? tree_to_uhwi (c) : -tree_to_uhwi (c);
+          return true;
+        }
+  return false;
 }
 
+/* walk_tree callback: is *TP the TLS block?  */
 static tree
 tls_named (tree *tp, int *walk_subtrees, void *)
 {
@@ -2409,7 +2418,7 @@ tls_named (tree *tp, int *walk_subtrees, void *)
    is followed in its block by another's, with nothing in between that
    reads or writes the TLS block (no other call, no asm), the first's
    subtraction and the second's addition become one change of the id
-   word by the difference of their values (CCE_ASM_ID_CHAIN_*: jq's
+   word by the difference of their values (CCE_ASM_ID_CHAIN_MARK: jq's
    interpreter loop pops twice, then frees).  Between the two the id is
    the first callee's, which returns with the id it found; after the
    change it is the second's, whose edge (its value's range) tells the
