@@ -362,19 +362,7 @@ cce_execute (void)
             fclose (f);
         }
     }
-  /* The link the line is of, last: the lines of the partitions of links
-     run at once may come in any order.  */
-  if (cce_opts.stats)
-    fprintf (stderr, "cce: %zu functions, %zu sites: %zu direct "
-             "(%zu free), %zu back edges (%zu folded), %zu overflow cuts, "
-             "%zu indirect (%zu guessed), %zu external, %zu log; max numCC "
-             "%" PRIu64 "; %zu sites unobserved; %zu functions return "
-             "without restoring the id; output %s\n",
-             c.g->nnodes, c.g->nsites, st.direct_sites, st.zero_sites,
-             st.back_sites, st.folded_sites, st.overflow_sites,
-             st.indirect_sites, c.guessed_sites,
-             st.external_sites, st.log_sites, st.max_numcc, st.dead_sites,
-             st.clobber_nodes, lbasename (link_output ().c_str ()));
+
 
   /* Step 4, first half: the dictionary text, whose stamp gives the module
      key in the site words of step 3.  */
@@ -425,6 +413,21 @@ cce_execute (void)
         if (!with_sites.count (n.first))
           instrument_entry (c, n.first);
     }
+  /* The link the line is of, last: the lines of the partitions of links
+     run at once may come in any order.  */
+  if (cce_opts.stats)
+    fprintf (stderr, "cce: %zu functions, %zu sites: %zu direct "
+             "(%zu free), %zu back edges (%zu folded), %zu overflow cuts, "
+             "%zu indirect (%zu guessed), %zu external, %zu log; max numCC "
+             "%" PRIu64 "; %zu sites unobserved; %zu functions return "
+             "without restoring the id; %zu pushes out of line; output %s\n",
+             c.g->nnodes, c.g->nsites, st.direct_sites, st.zero_sites,
+             st.back_sites, st.folded_sites, st.overflow_sites,
+             st.indirect_sites, c.guessed_sites,
+             st.external_sites, st.log_sites, st.max_numcc, st.dead_sites,
+             st.clobber_nodes, c.compact_pushes,
+             lbasename (link_output ().c_str ()));
+
   /* The stubs, after the guesses' compares took the addresses.  */
   make_stubs (c);
 
@@ -662,6 +665,11 @@ static const struct option_spec options[] = {
     "match directly (default 3; 0: none)",
     "the most targets an indirect call compares with, from 0 (none: "
     "every indirect call pushes) to 8", "1" },
+  { "compact", OPTION_BOOL, 0, 1, &cce_opts.compact, NULL, "=0|1",
+    "1 (default, x86-64): a ccStack push in a block that GCC\n"
+    "optimizes for size (an error path) calls the runtime instead of\n"
+    "being inline; 0: every push is inline",
+    "0 (every push inline) or 1", "0" },
   { "local-pushes", OPTION_NUMBER, 0, 1000000, &cce_opts.local_pushes, NULL,
     "=N",
     "with async: a function with N or more ccStack pushes (default 16)\n"

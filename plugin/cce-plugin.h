@@ -41,6 +41,8 @@ struct cce_options
   bool layout = true;           /* order_for_partitions */
   int guess = 3;                /* the most guessed targets of an indirect
                                    call */
+  bool compact = true;          /* pushes in blocks GCC optimizes for size
+                                   out of line (mark_local_sites) */
   int local_pushes = 16;        /* under async, a function with this many
                                    pushes reads the id and top at each
                                    (mark_local_sites); 0: none does */
@@ -101,6 +103,9 @@ struct collector
     var_field_targets;
   std::map<uint32_t, uint32_t> guess_of;     /* guess site -> its indirect */
   size_t guessed_sites = 0;                  /* indirect sites with them */
+  size_t compact_pushes = 0;                 /* pushes out of line
+                                                (instrument.cc,
+                                                compact_push_p) */
   bool allocator_replaced = false;           /* the program defines malloc */
   bool foreign_pointers = false;             /* pointers called may be of
                                                 another cce module */

@@ -958,8 +958,18 @@ collect_sites (collector &c, cgraph_node *node)
           }
         add_frames (c, node, site, call);
         c.sites.push_back ({ node, call, site, {} });
+        /* No guesses where the push goes out of line anyway
+           (instrument.cc, compact_push_p): a block that GCC optimizes
+           for size runs too rarely to pay for the compares and the
+           calls of their own.  */
         if (kind == CCE_SITE_INDIRECT)
-          add_guesses (c, c.sites.back ());
+          {
+            push_cfun (fun);
+            bool small = cce_opts.compact && optimize_bb_for_size_p (bb);
+            pop_cfun ();
+            if (!small)
+              add_guesses (c, c.sites.back ());
+          }
       }
 }
 

@@ -1385,6 +1385,8 @@ struct site_code
   bool in_place;                /* in_place_p */
   gimple *first_load;           /* of a local site: the first of its
                                    loads, or NULL */
+  bool compact;                 /* its push is out of line
+                                   (compact_push_p) */
 };
 
 /* Add to SEQ the store of VALUE to the function's own id (a restore),
@@ -1532,6 +1534,17 @@ static bool
 emit_stack (site_code &sc)
 {
   gcall *call = sc.call;
+  /* A push in a block that GCC optimizes for size: the keeping push
+     and the pop that takes the id and the top back from its entry, both
+     out of line (compact_push_p).  */
+  if (sc.compact)
+    {
+      gimple_seq_add_stmt (&sc.before,
+                           cold_push (sc.id, sc.word,
+                                      cce_site_entry (sc.g, sc.sn), false));
+      gimple_seq_add_stmt (&sc.after, cold_pop (sc.id, false));
+      return true;
+    }
   if (gimple_call_noreturn_p (call) || cce_opts.count)
     {
       gimple *p = gimple_build_call (cce_opts.count ? cce_rt[CCE_RT_PUSH_COUNTED]
@@ -1711,7 +1724,8 @@ struct function_code
   bool stack_sites;             /* code that uses the top */
   auto_vec<basic_block> pads;   /* landing pads (6) */
   std::vector<char> keep_id, keep_top;   /* plan_restores */
-  std::vector<char> local;      /* mark_local_sites */
+  std::vector<char> local;      /* mark_local_sites: 1, or 2 where the
+                                   push is out of line (compact_push_p) */
   bool pinned;                  /* loads_pinned_p */
   bool reentry;                 /* self tail calls that may become jumps
                                    to the top (self_tail_jumps) */
@@ -1846,6 +1860,29 @@ site_uses_id (const function_code &fc, size_t i)
 static bool tail_position_p (gcall *call);
 static bool returns_call_value_p (gcall *call);
 
+/* Does the push of ccStack site S (call CALL), a plain one (no guesses,
+   not folded), go out of line: in a block that GCC optimizes for size
+   (one that runs less than a thousandth as often as the function's
+   entry by GCC's estimate, or never by the profile: an error path), the
+   keeping push and the pop of its entry (cold_push, cold_pop), about a
+   third of the inline push's code, which such a block does not run
+   often enough to pay for.  Not a call that ends its block, after
+   which the pop could not follow on one path, nor one that returns
+   twice or never, nor where the cold entry points are not the keeping
+   ones, nor with idreg.  Such a site is local (mark_local_sites): it
+   reads the id where it is, and the pop puts back the id and the top
+   as they were.  */
+static bool
+compact_push_p (const struct cce_site *s, gcall *call)
+{
+  return cce_opts.compact && cce_opts.keep && !cce_opts.count
+         && !cce_opts.idreg && cce_kind_on_stack (s->kind) && !folds (s, call)
+         && !gimple_call_noreturn_p (call)
+         && !(gimple_call_flags (call) & ECF_RETURNS_TWICE)
+         && !stmt_ends_bb_p (call)
+         && optimize_bb_for_size_p (gimple_bb (call));
+}
+
 /* Sites in cold blocks read the id and the top where they are, as log
    sites do, instead of the copies the function loads (1): a cold call
    (an error message, a verbose trace) would otherwise hold the loads
@@ -1955,6 +1992,12 @@ mark_local_sites (function_code &fc)
       if (simple && !noreturn && cce_kind_on_stack (s->kind)
           && !folds (s, call))
         pushes.push_back (i);
+      if (simple && compact_push_p (s, call))
+        {
+          fc.local[i - fc.first] = 2;
+          any = true;
+          continue;
+        }
       if (simple && !noreturn && n.initialized_p ()
           && n.apply_scale (2, 1) < entry && !in_loop)
         fc.local[i - fc.first] = any = true;
@@ -1993,7 +2036,11 @@ mark_local_sites (function_code &fc)
   if (cce_opts.async && !cce_opts.idreg && cce_opts.local_pushes > 0
       && pushes.size () >= (size_t) cce_opts.local_pushes)
     for (size_t i : pushes)
-      fc.local[i - fc.first] = any = true;
+      {
+        if (!fc.local[i - fc.first])
+          fc.local[i - fc.first] = 1;
+        any = true;
+      }
   if (!any)
     return;
   fc.stack_sites = false;
@@ -2172,7 +2219,8 @@ emit_sites (function_code &fc)
           gsi_insert_before (&at, l, GSI_SAME_STMT);
           first_load = l;
           if (cce_kind_on_stack (fc.c.g->sites[si.site].kind)
-              && !folds (&fc.c.g->sites[si.site], call))
+              && !folds (&fc.c.g->sites[si.site], call)
+              && fc.local[i - fc.first] != 2)
             {
               top = make_ssa_name (long_long_unsigned_type_node);
               l = gimple_build_assign (top, tls_ref (CCE_TLS_TOP, false));
@@ -2188,7 +2236,7 @@ emit_sites (function_code &fc)
                        gsi_for_stmt (call), NULL, NULL, NULL, 0,
                        fc.loop_stored[i - fc.first] != 0, 0,
                        fc.local[i - fc.first] != 0, in_place_p (fc, i),
-                       first_load };
+                       first_load, fc.local[i - fc.first] == 2 };
       if (!emit_site (sc))
         {
           discard_seq (sc.before);
@@ -2201,6 +2249,8 @@ emit_sites (function_code &fc)
       insert_after_call (call, sc.after);
       if (sc.restore)
         fc.subs.push_back ({ sc.restore, sc.sub, id, sc.scale });
+      if (sc.compact)
+        fc.c.compact_pushes++;
     }
 }
 

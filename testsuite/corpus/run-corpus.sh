@@ -509,7 +509,7 @@ main_stats () {
           else sum[x] += v[x]
         }
       }
-      printf "cce: %d functions, %d sites: %d direct (%d free), %d back edges (%d folded), %d overflow cuts, %d indirect (%d guessed), %d external, %d log; max numCC %s; %d sites unobserved; %d functions return without restoring the id; %d LTRANS partitions\n", sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7], sum[8], sum[9], sum[10], sum[11], sum[12], sum[13], sum[14], last - first + 1
+      printf "cce: %d functions, %d sites: %d direct (%d free), %d back edges (%d folded), %d overflow cuts, %d indirect (%d guessed), %d external, %d log; max numCC %s; %d sites unobserved; %d functions return without restoring the id; %d pushes out of line; %d LTRANS partitions\n", sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7], sum[8], sum[9], sum[10], sum[11], sum[12], sum[13], sum[14], sum[15], last - first + 1
     }' "$2"
 }
 

@@ -7,8 +7,9 @@
    is left out: the second's store follows at once), also in a loop
    (the restore after the second too: the first's store follows at the
    top of the next iteration), calls in a row with different addition
-   values (under async one change of the id between them), and calls in
-   branches that read the id where they are.  */
+   values (under async one change of the id between them), calls in
+   branches that read the id where they are, and pushes in a rare
+   branch that go out of line.  */
 #include <cce.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -284,6 +285,58 @@ via_pointer (int x)
   return pointer (x) + 1;
 }
 
+/* A rare branch: it calls a cold function, so GCC optimizes it for
+   size, and its call of the C library that calls back and its calls
+   through pointers whose targets are not guessed push out of line (the
+   keeping push and pop of the runtime).  */
+__attribute__ ((noinline, cold)) static void
+note_rare (int x)
+{
+  sink = x;
+}
+
+__attribute__ ((noinline)) static int
+rare_add (int x, int y)
+{
+  return leaf (x) + y;
+}
+
+__attribute__ ((noinline)) static int
+rare_sub (int x, int y)
+{
+  return leaf (x) - y;
+}
+
+__attribute__ ((noinline)) static int
+rare_mul (int x, int y)
+{
+  return x * y;
+}
+
+__attribute__ ((noinline)) static int
+rare_max (int x, int y)
+{
+  return x > y ? x : y;
+}
+
+/* More targets than an indirect call compares with (guess=3).  */
+int (*const rare_ops[]) (int, int) = { rare_add, rare_sub, rare_mul,
+                                       rare_max };
+
+__attribute__ ((noinline)) int
+rarely (int x)
+{
+  if (x > 5)
+    {
+      int v[3] = { x, 1, 2 };
+      note_rare (x);
+      qsort (v, 3, sizeof *v, by_value);
+      x = rare_ops[(x + 1) & 3] (v[0], v[2])
+          + rare_ops[x & 1] (v[1], 4);
+    }
+  return x + 1;
+}
+
 int
 main (void)
 {
@@ -294,6 +347,8 @@ main (void)
   r += by_kind (0) + by_kind (1) + by_kind (2) + c_loop (3);
   r += unfold_two (3) + unfold_three (3) + unfold_three (4);
   r += unfold_six (8) + unfold_six (11) + unfold_six (12) + unfold_six (13);
+  sink = 7;
+  r += rarely (1) + rarely (sink);
   qsort (v, 5, sizeof *v, by_value);
   if (setjmp (env) == 0)
     jump_back (2);

@@ -380,11 +380,17 @@ def proto(f):
 
 
 def cond_wrap(a, stmt, var="tick"):
-    """STMT, under the condition of action A on VAR."""
+    """STMT, under the condition of action A on VAR.  A condition modulo 7
+    is declared never true (__builtin_expect_with_probability), although
+    it is true every seventh time: GCC then optimizes its block for size,
+    where cce's pushes go out of line."""
     c = a.get("cond")
     if not c:
         return "  %s\n" % stmt
-    return "  if (%s %% %du == %du)\n    %s\n" % (var, c[0], c[1], stmt)
+    test = "%s %% %du == %du" % (var, c[0], c[1])
+    if c[0] == 7:
+        test = "__builtin_expect_with_probability (%s, 0, 1.0)" % test
+    return "  if (%s)\n    %s\n" % (test, stmt)
 
 
 def render_call(m, f, name, sig, extra=None):
