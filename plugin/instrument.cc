@@ -686,6 +686,16 @@ guesses_in_place_p (gcall *call)
    kept): a copy that restores the id measured no better.  PIN: the
    stores of the id are volatile (pin_stores_p).  Returns the number of
    guesses taken.  */
+/* Would CALL, made a direct call of FNDECL, be dead code: no value,
+   no side effect, no exception (what GCC's DCE deletes)?  */
+static bool
+dead_call_p (gcall *call, tree fndecl)
+{
+  int flags = flags_from_decl_or_type (fndecl);
+  return !gimple_call_lhs (call) && (flags & (ECF_CONST | ECF_PURE))
+         && !(flags & ECF_LOOPING_CONST_OR_PURE) && TREE_NOTHROW (fndecl);
+}
+
 static unsigned
 insert_guesses (const struct cce_graph *g, const site_info &si,
                 gimple *first, tree id, bool restore_id, bool pin)
@@ -776,7 +786,12 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
       edge he = make_single_succ_edge (hit, copies ? join : call_bb,
                                        EDGE_FALLTHRU);
       gimple_stmt_iterator hg = gsi_start_bb (hit);
-      bool stored = !s->dead && s->av != 0;
+      /* A copy that calls a function with no side effects, for nothing
+         (sqlite3's mutex functions that do nothing, where it is built
+         without threads), is left out, with its code: GCC would delete
+         the call and leave the code to change the id around nothing.  */
+      bool dead = copies && dead_call_p (call, use[k]->node->decl);
+      bool stored = !s->dead && s->av != 0 && !dead;
       /* Under async the guess's own call adds its value in place, as a
          direct call does (in_place_p): a guessed callee is an entry
          function, which returns with the id it found.  */
@@ -795,7 +810,7 @@ insert_guesses (const struct cce_graph *g, const site_info &si,
           gsi_insert_after (&hg, add, GSI_NEW_STMT);
           gsi_insert_after (&hg, st, GSI_NEW_STMT);
         }
-      if (copies)
+      if (copies && !dead)
         {
           gcall *copy = as_a<gcall *> (gimple_copy (call));
           /* Its memory state is new: update_ssa renames it (and makes

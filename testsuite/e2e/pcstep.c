@@ -9,7 +9,8 @@
    top of the next iteration), calls in a row with different addition
    values (under async one change of the id between them), calls in
    branches that read the id where they are, and pushes in a rare
-   branch that go out of line.  */
+   branch that go out of line, and a guessed target that does
+   nothing.  */
 #include <cce.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -285,6 +286,33 @@ via_pointer (int x)
   return pointer (x) + 1;
 }
 
+/* A call through a pointer whose guessed targets include a function
+   that does nothing (const to GCC): that guess gets neither a call nor
+   any code around it.  */
+__attribute__ ((noinline)) static void
+quiet (int x)
+{
+  (void) x;
+}
+
+__attribute__ ((noinline)) static void
+loud (int x)
+{
+  leaf (x);
+}
+
+void (*volatile hook) (int) = loud;
+
+__attribute__ ((noinline)) int
+via_hook (int x)
+{
+  hook (x);
+  hook = quiet;
+  hook (x + 1);
+  hook = loud;
+  return x;
+}
+
 /* A rare branch: it calls a cold function, so GCC optimizes it for
    size, and its call of the C library that calls back and its calls
    through pointers whose targets are not guessed push out of line (the
@@ -348,7 +376,7 @@ main (void)
   r += unfold_two (3) + unfold_three (3) + unfold_three (4);
   r += unfold_six (8) + unfold_six (11) + unfold_six (12) + unfold_six (13);
   sink = 7;
-  r += rarely (1) + rarely (sink);
+  r += rarely (1) + rarely (sink) + via_hook (3);
   qsort (v, 5, sizeof *v, by_value);
   if (setjmp (env) == 0)
     jump_back (2);

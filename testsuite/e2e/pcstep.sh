@@ -239,6 +239,17 @@ echo "$variants" | {
              END { exit !(seen >= 3 && !bad) }'; then
           echo "FAIL: $name: chained's calls do not change the id word once each"
           exit 1
+        fi
+        # ... and never around no call: via_hook's guess of quiet.
+        if objdump -d "$exe" | awk '
+             /[ \t](add|sub)q +\$0x[0-9a-f]+,%fs:/ {
+               v = $0; sub(/.*\$/, "", v); sub(/,.*/, "", v)
+               if ($0 ~ /[ \t]subq / && add == v) bad = 1
+               add = $0 ~ /[ \t]addq / ? v : ""; next }
+             /call|jmp|ret/ { add = "" }
+             END { exit !bad }'; then
+          echo "FAIL: $name: the id word changes around no call"
+          exit 1
         fi ;;
     esac
     check "$name" "$exe" $strict || exit 1
