@@ -363,7 +363,6 @@ cce_execute (void)
         }
     }
 
-
   /* Step 4, first half: the dictionary text, whose stamp gives the module
      key in the site words of step 3.  */
   char *text;
@@ -427,7 +426,6 @@ cce_execute (void)
              st.external_sites, st.log_sites, st.max_numcc, st.dead_sites,
              st.clobber_nodes, c.compact_pushes,
              lbasename (link_output ().c_str ()));
-
   /* The stubs, after the guesses' compares took the addresses.  */
   make_stubs (c);
 

@@ -662,6 +662,16 @@ guesses_in_place_p (gcall *call)
   return cce_opts.async && !cce_opts.idreg && !stmt_ends_bb_p (call);
 }
 
+/* Would CALL, made a direct call of FNDECL, be dead code: no value,
+   no side effect, no exception (what GCC's DCE deletes)?  */
+static bool
+dead_call_p (gcall *call, tree fndecl)
+{
+  int flags = flags_from_decl_or_type (fndecl);
+  return !gimple_call_lhs (call) && (flags & (ECF_CONST | ECF_PURE))
+         && !(flags & ECF_LOOPING_CONST_OR_PURE) && TREE_NOTHROW (fndecl);
+}
+
 /* Before the push that starts at FIRST (insert_push) of the indirect call
    SI (cce-abi.h): compare the pointer called with the address of each
    guessed target whose site has code or needs none, and where one is
@@ -686,16 +696,6 @@ guesses_in_place_p (gcall *call)
    kept): a copy that restores the id measured no better.  PIN: the
    stores of the id are volatile (pin_stores_p).  Returns the number of
    guesses taken.  */
-/* Would CALL, made a direct call of FNDECL, be dead code: no value,
-   no side effect, no exception (what GCC's DCE deletes)?  */
-static bool
-dead_call_p (gcall *call, tree fndecl)
-{
-  int flags = flags_from_decl_or_type (fndecl);
-  return !gimple_call_lhs (call) && (flags & (ECF_CONST | ECF_PURE))
-         && !(flags & ECF_LOOPING_CONST_OR_PURE) && TREE_NOTHROW (fndecl);
-}
-
 static unsigned
 insert_guesses (const struct cce_graph *g, const site_info &si,
                 gimple *first, tree id, bool restore_id, bool pin)
