@@ -1877,11 +1877,12 @@ static bool returns_call_value_p (gcall *call);
 
 /* Does the push of ccStack site S (call CALL), a plain one (no guesses,
    not folded), go out of line: in a block that GCC optimizes for size
-   (one that runs less than a thousandth as often as the function's
-   entry by GCC's estimate, or never by the profile: an error path), the
-   keeping push and the pop of its entry (cold_push, cold_pop), about a
-   third of the inline push's code, which such a block does not run
-   often enough to pay for.  Not a call that ends its block, after
+   (by GCC's estimate less than a thousandth as often as the function's
+   entry, an error path; less than two thirds in a function run once;
+   with a profile, below its hot threshold), the keeping push and the
+   pop of its entry (cold_push, cold_pop), about a third of the inline
+   push's code, which such a block does not run often enough to pay
+   for.  Not a call that ends its block, after
    which the pop could not follow on one path, nor one that returns
    twice or never, nor where the cold entry points are not the keeping
    ones, nor with idreg.  Such a site is local (mark_local_sites): it
