@@ -56,6 +56,7 @@ struct cce_options
 };
 extern struct cce_options cce_opts;
 int trace_index (const char *name);
+bool cce_rare_block_p (basic_block bb);   /* instrument.cc */
 
 /* Collecting the call graph (collect.cc).  */
 

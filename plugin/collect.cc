@@ -965,7 +965,7 @@ collect_sites (collector &c, cgraph_node *node)
         if (kind == CCE_SITE_INDIRECT)
           {
             push_cfun (fun);
-            bool small = cce_opts.compact && optimize_bb_for_size_p (bb);
+            bool small = cce_rare_block_p (bb);
             pop_cfun ();
             if (!small)
               add_guesses (c, c.sites.back ());

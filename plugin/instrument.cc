@@ -1888,15 +1888,23 @@ static bool returns_call_value_p (gcall *call);
    ones, nor with idreg.  Such a site is local (mark_local_sites): it
    reads the id where it is, and the pop puts back the id and the top
    as they were.  */
+/* Is BB, of cfun, a block whose pushes go out of line (compact): one
+   that GCC optimizes for size, with the option on.  */
+bool
+cce_rare_block_p (basic_block bb)
+{
+  return cce_opts.compact && optimize_bb_for_size_p (bb);
+}
+
 static bool
 compact_push_p (const struct cce_site *s, gcall *call)
 {
-  return cce_opts.compact && cce_opts.keep && !cce_opts.count
+  return cce_opts.keep && !cce_opts.count
          && !cce_opts.idreg && cce_kind_on_stack (s->kind) && !folds (s, call)
          && !gimple_call_noreturn_p (call)
          && !(gimple_call_flags (call) & ECF_RETURNS_TWICE)
          && !stmt_ends_bb_p (call)
-         && optimize_bb_for_size_p (gimple_bb (call));
+         && cce_rare_block_p (gimple_bb (call));
 }
 
 /* Sites in cold blocks read the id and the top where they are, as log
